@@ -1,0 +1,77 @@
+"""The application factory: nothing happens at import time; everything is bound in ``create_app``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from app.config import PROJECT_ROOT, Settings
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build an application. ``config`` overrides settings read from the environment (tests pass theirs)."""
+    settings = Settings.from_env()
+    for key, value in (config or {}).items():
+        if hasattr(settings, key) and key != "extra":
+            setattr(settings, key, value)
+        else:
+            settings.extra[key] = value
+    settings.check()
+
+    app = Flask(__name__, template_folder=str(PROJECT_ROOT / "templates"), static_folder=None)
+    app.config.from_mapping(settings.flask_mapping())
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # the schemas' field order is the documented one
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Russian text as text, not \u escapes
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    _init_sentry(app)
+    _init_extensions(app)
+    _register_blueprints(app)
+    return app
+
+
+def _init_sentry(app: Flask) -> None:
+    if not app.config["SENTRY_DSN"]:
+        return  # without a DSN nothing is sent
+    import sentry_sdk
+    from sentry_sdk.integrations.flask import FlaskIntegration
+    from sentry_sdk.integrations.sqlalchemy import SqlalchemyIntegration
+
+    sentry_sdk.init(
+        dsn=app.config["SENTRY_DSN"],
+        environment=app.config["ENV"],
+        integrations=[FlaskIntegration(), SqlalchemyIntegration()],
+        traces_sample_rate=0.1,
+        send_default_pii=False,
+    )
+
+
+def _init_extensions(app: Flask) -> None:
+    from app import models  # noqa: F401 - registers the tables on db.metadata
+    from app.extensions import api, cache, db, jwt, migrate
+    from app.services.assets import Manifest
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
+    jwt.init_app(app)
+    cache.init_app(app)
+    api.init_app(app)
+    app.extensions["assets_manifest"] = Manifest(app.config["ASSETS_DIR"], app.config["WIDGET_ASSETS_PATH"])
+
+
+def _register_blueprints(app: Flask) -> None:
+    from app.api.catalogue import blp as catalogue_api
+    from app.cli import demo_cli
+    from app.errors import register_error_handlers
+    from app.extensions import api
+    from app.player.static import register_static
+    from app.player.views import bp as player_bp
+
+    api.register_blueprint(catalogue_api)
+    app.register_blueprint(player_bp)
+    register_static(app)
+    app.cli.add_command(demo_cli)
+    register_error_handlers(app)  # after flask-smorest's, so that ours answer

@@ -1,0 +1,31 @@
+"""``flask demo …``: the demo catalogue and its sample media."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import AppGroup
+
+demo_cli = AppGroup("demo", help="The demo catalogue and its generated sample media.")
+
+
+@demo_cli.command("seed")
+@click.option("--reset", is_flag=True, help="Delete every content first (the demo catalogue is rewritten).")
+def seed_command(reset: bool) -> None:
+    """Write the demo catalogue (fixed ids) into an empty database."""
+    from app.demo.seed import seed_demo
+
+    created = seed_demo(media_url=current_app.config["MEDIA_URL_PATH"], reset=reset)
+    click.echo("demo catalogue written" if created else "database already has contents: demo catalogue left as is")
+
+
+@demo_cli.command("media")
+def media_command() -> None:
+    """Generate the sample HLS media with ffmpeg (cached: quick when nothing changed)."""
+    from app.demo.media import generate
+
+    root = Path(current_app.config["MEDIA_ROOT"])
+    changed = generate(root, url_prefix=current_app.config["MEDIA_URL_PATH"].rstrip("/"))
+    click.echo(f"media {'generated' if changed else 'up to date'} in {root}")

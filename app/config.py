@@ -1,0 +1,112 @@
+"""Every configuration key, its default and who reads it: the one place defaults live.
+
+Each key can be overridden by an environment variable of the same name (``Settings.from_env``), or by the
+mapping handed to ``create_app(config)`` in tests. Values are checked once, at start.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+INSTANCE_DIR = PROJECT_ROOT / "instance"
+
+_INSECURE_DEV_SECRET = "dev-only-secret-do-not-deploy"  # noqa: S105 - refused in production below
+
+
+@dataclass
+class Settings:
+    # Deployment: "development" or "production". Production refuses the development secret.
+    ENV: str = "development"
+    # Flask sessions and signed values. Production must set it.
+    SECRET_KEY: str = _INSECURE_DEV_SECRET
+    # JWT signing key for the authenticator (flask-jwt-extended). Defaults to SECRET_KEY.
+    JWT_SECRET_KEY: str = ""
+    # SQLAlchemy URL. SQLite in instance/ by default; PostgreSQL in production and CI (postgresql+psycopg://…).
+    DATABASE_URL: str = f"sqlite:///{INSTANCE_DIR / 'app.db'}"
+    # Cache (Flask-Caching): an in-process cache by default; Redis when REDIS_URL is set.
+    REDIS_URL: str = ""
+    # Error reporting: nothing is sent without a DSN. The project label reaches the browser too.
+    SENTRY_DSN: str = ""
+    SENTRY_PROJECT: str = "player"
+    # Where generated demo media live on disk and the URL path they are served under (a CDN's job in production).
+    MEDIA_ROOT: str = str(INSTANCE_DIR / "media")
+    MEDIA_URL_PATH: str = "/media"
+    # Serve MEDIA_ROOT from this application. Off in production, where a CDN serves the media.
+    SERVE_MEDIA: bool = True
+    # The request header a CDN or proxy sets to the viewer's ISO 3166-1 country code (Cloudflare's CF-IPCountry,
+    # a custom header behind nginx's geoip module, …), and the country assumed when it is absent.
+    COUNTRY_HEADER: str = "X-Viewer-Country"
+    DEFAULT_COUNTRY: str = "ru"
+    # A query parameter that overrides the viewer's country on the player page: for the demo page and manual
+    # checks only. Empty disables it (the default); `make start` sets it to "country".
+    COUNTRY_QUERY_PARAM: str = ""
+    # Runtime configuration handed to the player (spec §1): API base URL ("" = this origin), the ad-list URL,
+    # the fullscreen mode ("native" or "pseudo"), and the path the lazy player chunks load from.
+    PLAYER_BASE_URL: str = ""
+    AD_LIST_URL: str = ""
+    FULLSCREEN_MODE: str = "native"
+    WIDGET_ASSETS_PATH: str = "/assets/"
+    # Built front end: esbuild writes hashed files and its metafile here (`npm run build`).
+    ASSETS_DIR: str = str(PROJECT_ROOT / "app" / "static" / "dist")
+    # Cache lifetime of hashed assets: one year, they never change under a name.
+    ASSETS_MAX_AGE: int = 31_536_000
+    # Extra keys for tests (TESTING=True etc.) pass straight through to Flask.
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        environ = dict(os.environ if environ is None else environ)
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            if f.name == "extra" or f.name not in environ:
+                continue
+            raw = environ[f.name]
+            if f.type == "bool":
+                values[f.name] = raw.strip().lower() in {"1", "true", "yes", "on"}
+            elif f.type == "int":
+                values[f.name] = int(raw)
+            else:
+                values[f.name] = raw
+        return cls(**values)  # type: ignore[arg-type]
+
+    def check(self) -> None:
+        """Refuse, once at start, a configuration that would run but run wrong."""
+        if self.ENV not in {"development", "production"}:
+            raise ValueError(f"ENV must be development or production, not {self.ENV!r}")
+        if self.ENV == "production" and self.SECRET_KEY == _INSECURE_DEV_SECRET:
+            raise ValueError("SECRET_KEY must be set in production")
+        if self.FULLSCREEN_MODE not in {"native", "pseudo"}:
+            raise ValueError(f"FULLSCREEN_MODE must be native or pseudo, not {self.FULLSCREEN_MODE!r}")
+        if not self.MEDIA_URL_PATH.startswith("/"):
+            raise ValueError("MEDIA_URL_PATH must start with /")
+
+    def flask_mapping(self) -> dict[str, object]:
+        """The Flask and extension keys derived from these settings."""
+        mapping: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
+        mapping.update(
+            SQLALCHEMY_DATABASE_URI=normalise_database_url(self.DATABASE_URL),
+            SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+            JWT_SECRET_KEY=self.JWT_SECRET_KEY or self.SECRET_KEY,
+            CACHE_TYPE="RedisCache" if self.REDIS_URL else "SimpleCache",
+            CACHE_REDIS_URL=self.REDIS_URL or None,
+            CACHE_DEFAULT_TIMEOUT=300,
+            # flask-smorest: the OpenAPI document at /openapi.json
+            API_TITLE="Player catalogue API",
+            API_VERSION="v1",
+            OPENAPI_VERSION="3.0.3",
+            OPENAPI_URL_PREFIX="/",
+            OPENAPI_JSON_PATH="openapi.json",
+        )
+        mapping.update(self.extra)
+        return mapping
+
+
+def normalise_database_url(url: str) -> str:
+    """Heroku-style postgres:// URLs name the psycopg 3 driver SQLAlchemy should use."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url

@@ -1,0 +1,97 @@
+"""One JSON error shape for every API error, one HTML error screen for pages; never a stack trace.
+
+    {"error": {"status": 404, "code": "not_found", "message": "Контент не доступен", "details": {...}}}
+
+``code`` is stable (clients branch on it); ``message`` is for people; ``details`` is optional (field errors).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import sentry_sdk
+
+from flask import Flask, current_app, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from app import texts
+
+PAGE_BLUEPRINTS = {"player"}  # their errors render an HTML screen, everyone else's are JSON
+
+_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    412: "precondition_failed",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    428: "precondition_required",
+    429: "too_many_requests",
+    451: "unavailable_for_legal_reasons",
+    500: "internal_error",
+}
+
+
+class ApiError(HTTPException):
+    """Raise from a view for an error with its own stable code and message."""
+
+    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(description=message)
+        self.code = status
+        self.error_code = code
+        self.details = details
+
+
+def error_body(status: int, code: str, message: str, details: Any = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"status": status, "code": code, "message": message}
+    if details:
+        error["details"] = details
+    return {"error": error}
+
+
+def _json_error(error: HTTPException) -> tuple[dict[str, Any], int, dict[str, str]]:
+    status = error.code or 500
+    if isinstance(error, ApiError):
+        body = error_body(status, error.error_code, error.description or "", error.details)
+    else:
+        # flask-smorest puts argument errors in error.data["messages"]
+        details = (getattr(error, "data", None) or {}).get("messages")
+        body = error_body(status, _CODES.get(status, f"http_{status}"), error.description or error.name, details)
+    headers = dict(error.get_headers()) if status in (405, 429) else {}
+    headers.pop("Content-Type", None)
+    return body, status, headers
+
+
+def handle_http_exception(error: HTTPException) -> Any:
+    if request.blueprint in PAGE_BLUEPRINTS:
+        message = texts.CONTENT_NOT_AVAILABLE if error.code == 404 else texts.GENERIC_ERROR
+        return render_template("player/error.html", message=message, error_id=None), error.code or 500
+    return _json_error(error)
+
+
+def handle_unexpected(error: Exception) -> Any:
+    """Anything not handled: logged (and reported by Sentry's integration), answered without internals."""
+    if isinstance(error, HTTPException):
+        return handle_http_exception(error)
+    current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
+    error_id = _error_id()
+    if request.blueprint in PAGE_BLUEPRINTS:
+        return render_template("player/error.html", message=texts.GENERIC_ERROR, error_id=error_id), 500
+    body = error_body(500, "internal_error", InternalServerError.description, {"errorId": error_id})
+    return body, 500
+
+
+def _error_id() -> str:
+    """The id a viewer can quote: Sentry's event id when Sentry is on, else a random one that is in the log."""
+    error_id = sentry_sdk.last_event_id() or uuid.uuid4().hex
+    current_app.logger.error("error id %s", error_id)
+    return error_id
+
+
+def register_error_handlers(app: Flask) -> None:
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Exception, handle_unexpected)

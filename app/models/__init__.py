@@ -1,0 +1,14 @@
+"""Models, one module per domain. Importing this package registers every table on ``db.metadata``."""
+
+from app.models.catalogue import (
+    AvailabilityRule,
+    Content,
+    ContentType,
+    Country,
+    Episode,
+    Language,
+    RuleKind,
+    Season,
+)
+
+__all__ = ["AvailabilityRule", "Content", "ContentType", "Country", "Episode", "Language", "RuleKind", "Season"]

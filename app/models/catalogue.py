@@ -1,0 +1,155 @@
+"""The catalogue: contents, their seasons and episodes, and where they may be watched."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from sqlalchemy import Column, DateTime, Enum, ForeignKey, Integer, Numeric, String, Table, Text, UniqueConstraint, func
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.extensions import db
+
+content_countries = Table(
+    "content_countries",
+    db.metadata,
+    Column("content_id", ForeignKey("contents.id", ondelete="CASCADE"), primary_key=True),
+    Column("country_id", ForeignKey("countries.id", ondelete="CASCADE"), primary_key=True),
+)
+content_languages = Table(
+    "content_languages",
+    db.metadata,
+    Column("content_id", ForeignKey("contents.id", ondelete="CASCADE"), primary_key=True),
+    Column("language_id", ForeignKey("languages.id", ondelete="CASCADE"), primary_key=True),
+)
+
+
+class ContentType(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "content_types"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), unique=True)
+    title: Mapped[str] = mapped_column(String(255))
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Country(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "countries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(8), unique=True)  # ISO 3166-1 alpha-2, lower case
+    title: Mapped[str] = mapped_column(String(255))
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Language(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "languages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)  # BCP 47 primary tag: ru, en
+    title: Mapped[str] = mapped_column(String(255))
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Content(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "contents"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str] = mapped_column(String(255))
+    content_type_id: Mapped[int] = mapped_column(ForeignKey("content_types.id"), index=True)
+    year: Mapped[int | None] = mapped_column(Integer)
+    has_multiple_episodes: Mapped[bool] = mapped_column(default=False)
+    poster_url: Mapped[str | None] = mapped_column(String(1024))
+    kinopoisk_id: Mapped[int | None] = mapped_column(Integer)
+    kinopoisk_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
+    imdb_id: Mapped[str | None] = mapped_column(String(32))
+    imdb_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+    content_type: Mapped[ContentType] = relationship(lazy="joined")
+    countries: Mapped[list[Country]] = relationship(secondary=content_countries, order_by=Country.slug)
+    languages: Mapped[list[Language]] = relationship(secondary=content_languages, order_by=Language.code)
+    seasons: Mapped[list[Season]] = relationship(
+        back_populates="content", order_by="Season.order", cascade="all, delete-orphan"
+    )
+    episodes: Mapped[list[Episode]] = relationship(back_populates="content", cascade="all, delete-orphan")
+    availability_rules: Mapped[list[AvailabilityRule]] = relationship(
+        back_populates="content", cascade="all, delete-orphan"
+    )
+
+    @property
+    def imdb_url(self) -> str | None:
+        return f"https://www.imdb.com/title/{self.imdb_id}/" if self.imdb_id else None
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Season(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "seasons"
+    __table_args__ = (UniqueConstraint("content_id", "order"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), index=True)
+    order: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str | None] = mapped_column(String(255))
+
+    content: Mapped[Content] = relationship(back_populates="seasons")
+
+    def __str__(self) -> str:
+        return self.title or f"Сезон {self.order}"
+
+
+class Episode(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "episodes"
+    __table_args__ = (UniqueConstraint("season_id", "order"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), index=True)
+    # A film's single episode has no season.
+    season_id: Mapped[int | None] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), index=True)
+    order: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str] = mapped_column(String(255))
+    description: Mapped[str] = mapped_column(Text, default="")
+    duration: Mapped[int | None] = mapped_column(Integer)  # seconds
+    poster_path: Mapped[str | None] = mapped_column(String(1024))
+    # The master JSON (spec §3) or an HLS playlist; origin-relative or absolute.
+    master_file_path: Mapped[str | None] = mapped_column(String(1024))
+
+    content: Mapped[Content] = relationship(back_populates="episodes")
+    season: Mapped[Season | None] = relationship()
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class RuleKind(enum.StrEnum):
+    """How one availability rule restricts a content; see ``app.services.availability``."""
+
+    ALLOW_COUNTRY = "allow_country"
+    BLOCK_COUNTRY = "block_country"
+    ALLOW_DOMAIN = "allow_domain"
+    BLOCK_DOMAIN = "block_domain"
+
+
+class AvailabilityRule(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "availability_rules"
+    __table_args__ = (UniqueConstraint("content_id", "kind", "value"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[RuleKind] = mapped_column(
+        Enum(RuleKind, name="availability_rule_kind", values_callable=lambda kinds: [k.value for k in kinds])
+    )
+    value: Mapped[str] = mapped_column(String(255))  # a country code or a domain, lower case
+
+    content: Mapped[Content] = relationship(back_populates="availability_rules")
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}: {self.value}"

@@ -1,0 +1,1 @@
+"""The embed page, the demo publisher page, and (in development) the media and built assets."""

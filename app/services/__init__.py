@@ -1,0 +1,1 @@
+"""Domain rules as plain functions, testable without a request or a database."""

@@ -1,0 +1,70 @@
+"""Whether a content may play for this viewer's country on this embedding domain.
+
+Rules per content (``AvailabilityRule``): a blocked country or domain never plays; when any allowed country
+(or domain) is listed, only those play. An unknown embedding domain passes a block list but not an allow list:
+a licence that names its sites is not honoured by a page that hides its address.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from app.models.catalogue import RuleKind
+
+
+class Verdict(enum.Enum):
+    AVAILABLE = "available"
+    BLOCKED_COUNTRY = "blocked_country"
+    BLOCKED_DOMAIN = "blocked_domain"
+
+    @property
+    def available(self) -> bool:
+        return self is Verdict.AVAILABLE
+
+
+def normalise_country(code: str | None) -> str | None:
+    code = (code or "").strip().lower()
+    return code if len(code) == 2 and code.isascii() and code.isalpha() else None
+
+
+def domain_of(address: str | None) -> str | None:
+    """The host of a page address (``https://Site.example/film?id=1`` → ``site.example``) or of a bare host."""
+    address = (address or "").strip()
+    if not address:
+        return None
+    if "//" not in address:
+        address = "//" + address
+    try:
+        host = urlsplit(address).hostname
+    except ValueError:
+        return None
+    host = (host or "").rstrip(".")
+    return host or None
+
+
+def _domain_matches(host: str, rule: str) -> bool:
+    return host == rule or host.endswith("." + rule)
+
+
+def check_availability(rules: Iterable[tuple[RuleKind, str]], *, country: str | None, domain: str | None) -> Verdict:
+    allowed_countries, blocked_countries, allowed_domains, blocked_domains = set(), set(), set(), set()
+    buckets = {
+        RuleKind.ALLOW_COUNTRY: allowed_countries,
+        RuleKind.BLOCK_COUNTRY: blocked_countries,
+        RuleKind.ALLOW_DOMAIN: allowed_domains,
+        RuleKind.BLOCK_DOMAIN: blocked_domains,
+    }
+    for kind, value in rules:
+        buckets[RuleKind(kind)].add(value.strip().lower())
+
+    if country in blocked_countries or (allowed_countries and country not in allowed_countries):
+        return Verdict.BLOCKED_COUNTRY
+    if domain is None:
+        return Verdict.BLOCKED_DOMAIN if allowed_domains else Verdict.AVAILABLE
+    if any(_domain_matches(domain, rule) for rule in blocked_domains):
+        return Verdict.BLOCKED_DOMAIN
+    if allowed_domains and not any(_domain_matches(domain, rule) for rule in allowed_domains):
+        return Verdict.BLOCKED_DOMAIN
+    return Verdict.AVAILABLE

@@ -1,0 +1,42 @@
+// Bundles the front end into app/static/dist with hashed names and writes esbuild's metafile
+// (meta.json), which the server reads to write its script and style tags. `node static_src/build.mjs`.
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as esbuild from 'esbuild';
+
+const outdir = 'app/static/dist';
+const require = createRequire(import.meta.url);
+
+// hls.js's ESM build runs its transmuxing worker only from a file: ship it with a hashed name.
+const workerSource = require.resolve('hls.js/dist/hls.worker.js');
+const workerHash = createHash('sha256').update(readFileSync(workerSource)).digest('hex').slice(0, 8).toUpperCase();
+const workerName = `hls.worker-${workerHash}.js`;
+
+rmSync(outdir, { recursive: true, force: true });
+mkdirSync(outdir, { recursive: true });
+copyFileSync(workerSource, `${outdir}/${workerName}`);
+
+const result = await esbuild.build({
+  entryPoints: ['static_src/player.tsx', 'static_src/demo.ts'],
+  outdir,
+  bundle: true,
+  splitting: true, // hls.js becomes a chunk of its own, loaded by dynamic import()
+  format: 'esm',
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  assetNames: 'media/[name]-[hash]',
+  minify: true,
+  sourcemap: 'linked',
+  target: ['es2020', 'chrome87', 'firefox78', 'safari15'],
+  jsx: 'automatic',
+  define: { 'process.env.NODE_ENV': '"production"', __HLS_WORKER__: JSON.stringify(workerName) },
+  metafile: true,
+  logLevel: 'warning',
+});
+writeFileSync(`${outdir}/meta.json`, JSON.stringify(result.metafile));
+
+const sizes = Object.entries(result.metafile.outputs)
+  .filter(([file]) => !file.endsWith('.map'))
+  .map(([file, info]) => `${String(info.bytes).padStart(8)}  ${file}`);
+console.log(`built ${outdir}:\n${sizes.join('\n')}`);

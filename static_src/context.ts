@@ -1,0 +1,73 @@
+// The player context the server resolved and put in the page as one JSON blob (spec §3 "Player context").
+
+export interface ContentData {
+  id: number;
+  title: string;
+  hasMultipleEpisodes: boolean;
+  posterUrl: string | null;
+  contentType: { slug: string };
+  year: number | null;
+  countries: Array<{ slug: string }>;
+  languages: Array<{ code: string }>;
+  kinopoiskId: number | null;
+  imdbId: string | null;
+  rating: { kinopoisk: { value: number | null }; imdb: { value: number | null; url: string | null } };
+}
+
+export interface SeasonData {
+  id: number;
+  order: number;
+  title: string | null;
+}
+
+export interface EpisodeData {
+  id: number;
+  order: number;
+  title: string;
+  description: string;
+  duration: number | null;
+  posterPath: string | null;
+  m3u8MasterFilePath: string | null;
+  isCompleted: boolean;
+  season: { id: number; order: number } | null;
+}
+
+export interface RuntimeConfig {
+  baseUrl: string;
+  adListUrl: string | null;
+  fullscreenMode: 'native' | 'pseudo';
+  sentryProject: string;
+  widgetAssetsPath: string;
+}
+
+export interface PlayerContext {
+  content: ContentData;
+  seasons: SeasonData[];
+  episodes: EpisodeData[];
+  episodeId: number | null;
+  episodeTime: number | null;
+  timeCode: number | null;
+  isEnabledShare: boolean;
+  isAvailable: boolean;
+  isPreload: boolean;
+  autoPlay: boolean;
+  voiceAuthor: string | null;
+  userId: string | null;
+  langOrder: string[];
+  config: RuntimeConfig;
+}
+
+export function readContext(doc: Document = document): PlayerContext | null {
+  const blob = doc.getElementById('player-context');
+  if (!blob?.textContent) return null;
+  try {
+    return JSON.parse(blob.textContent) as PlayerContext;
+  } catch (error) {
+    console.error('player: the context blob is not JSON', error);
+    return null;
+  }
+}
+
+export function currentEpisode(context: PlayerContext): EpisodeData | null {
+  return context.episodes.find((episode) => episode.id === context.episodeId) ?? null;
+}

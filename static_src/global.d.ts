@@ -1,0 +1,6 @@
+// Browser features newer than TypeScript's DOM library, and the flags the page's early script sets.
+interface Window {
+  ManagedMediaSource?: typeof MediaSource;
+  __playerMounted?: boolean;
+  __playerStartRequested?: boolean;
+}

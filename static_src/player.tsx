@@ -1,0 +1,32 @@
+// The player entry: reads the server's context, mounts the island over the shell, and plays on request.
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { readContext } from './context';
+import { connectParent } from './embed/bridge';
+import { setLanguage } from './i18n';
+import { PlayerController } from './player/controller';
+import { preloadEngine } from './player/engine';
+import { Player } from './ui/Player';
+import './player.css';
+
+function mount(): void {
+  const container = document.getElementById('player');
+  const context = readContext();
+  if (!container || !context || container.dataset.state === 'error') return; // server-rendered screens stay
+  setLanguage(document.documentElement.lang || 'ru');
+  preloadEngine(); // the hls.js chunk starts downloading now, off the first paint's path
+
+  const controller = new PlayerController(context);
+  connectParent(controller.events);
+  const hadFocus = document.activeElement?.hasAttribute('data-player-start') ?? false;
+  const root = createRoot(container);
+  // Committed synchronously, so the video element is attached before a remembered click is honoured.
+  flushSync(() => root.render(<Player context={context} controller={controller} container={container} />));
+
+  window.__playerMounted = true; // the page's early click handler stands down
+  document.documentElement.classList.remove('player-starting');
+  if (hadFocus) container.querySelector<HTMLElement>('[data-player-start]')?.focus();
+  if (window.__playerStartRequested || context.autoPlay) void controller.start();
+}
+
+mount();

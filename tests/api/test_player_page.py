@@ -1,0 +1,141 @@
+"""The player page: validated and resolved on the server, its shell and error screens rendered there (spec §2)."""
+
+import json
+import re
+
+import pytest
+
+from app import texts
+
+
+def page_context(response):
+    match = re.search(r'<script id="player-context" type="application/json">(.*?)</script>', response.get_data(as_text=True), re.S)
+    assert match, "the page carries no context blob"
+    return json.loads(match.group(1))
+
+
+def test_the_shell_has_poster_title_button_and_one_context_blob(client, demo_catalogue):
+    response = client.get("/?movie_id=1")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert '<img class="player__poster-img" src="/media/posters/film-long.jpg"' in html
+    assert '<h1 class="player__title">Долгая дорога домой</h1>' in html
+    assert "data-player-start" in html
+    assert html.count('id="player-context"') == 1
+    context = page_context(response)
+    assert context["content"]["id"] == 1
+    assert context["episodeId"] == 1
+    assert context["isAvailable"] is True
+    assert context["config"]["widgetAssetsPath"] == "/assets/"
+
+
+def test_script_and_style_tags_come_from_the_build(client, demo_catalogue, app):
+    manifest = app.extensions["assets_manifest"].entry("player.tsx")
+    html = client.get("/?movie_id=1").get_data(as_text=True)
+    assert f'<script type="module" src="{manifest.script}"></script>' in html
+    for href in manifest.styles:
+        assert f'<link rel="stylesheet" href="{href}">' in html
+    assert re.search(r"/assets/player-[A-Z0-9]{8}\.js", manifest.script)
+
+
+def test_hashed_assets_are_cached_for_a_year(client, app):
+    script = app.extensions["assets_manifest"].entry("player.tsx").script
+    response = client.get(script)
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert client.get("/assets/meta.json").status_code == 404
+
+
+def test_episode_choice_reaches_the_context(client, demo_catalogue):
+    assert page_context(client.get("/?movie_id=2&season=2&episode=3"))["episodeId"] == 7
+    assert page_context(client.get("/?movie_id=2&season=2"))["episodeId"] == 5
+    assert page_context(client.get("/?movie_id=2&episode_id=4&season=2"))["episodeId"] == 4
+    assert page_context(client.get("/?movie_id=2&episode_id=1"))["episodeId"] == 2  # episode 1 is the film's
+    assert page_context(client.get("/?movie_id=2"))["episodeId"] == 2
+    html = client.get("/?movie_id=2&season=2&episode=3").get_data(as_text=True)
+    assert "Сезон 2, серия 3. Рассвет" in html
+
+
+def test_player_parameters_reach_the_context(client, demo_catalogue):
+    context = page_context(client.get(
+        "/?movie_id=2&t=61.9&episode_time=abc&auto_play=1&enabled_share=1&user_id=u7&voice_author=Оригинал"
+        "&lang_order=en,ru"
+    ))
+    assert context["timeCode"] == 61
+    assert context["episodeTime"] is None
+    assert context["autoPlay"] is True
+    assert context["isPreload"] is False
+    assert context["isEnabledShare"] is True
+    assert context["userId"] == "u7"
+    assert context["voiceAuthor"] == "Оригинал"
+    assert context["langOrder"] == ["en", "ru"]
+
+
+@pytest.mark.parametrize("query", ["/", "/?movie_id=", "/?season=1"])
+def test_missing_movie_id_screen(client, query):
+    response = client.get(query)
+    assert response.status_code == 400
+    assert texts.MISSING_MOVIE_ID in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("query", ["/?movie_id=999", "/?movie_id=abc", "/?movie_id=-1", "/?movie_id=1%00"])
+def test_unknown_content_screen(client, demo_catalogue, query):
+    response = client.get(query)
+    assert response.status_code == 404
+    assert texts.CONTENT_NOT_AVAILABLE in response.get_data(as_text=True)
+    assert "data-player-start" not in response.get_data(as_text=True)
+
+
+def test_blocked_country_screen(client, demo_catalogue):
+    response = client.get("/?movie_id=3", headers={"X-Viewer-Country": "RU"})
+    assert response.status_code == 451
+    html = response.get_data(as_text=True)
+    assert texts.BLOCKED_IN_COUNTRY in html
+    assert page_context(response)["isAvailable"] is False
+    assert client.get("/?movie_id=3", headers={"X-Viewer-Country": "DE"}).status_code == 200
+
+
+def test_country_header_is_configurable(app, demo_catalogue):
+    app.config["COUNTRY_HEADER"] = "CF-IPCountry"
+    client = app.test_client()
+    assert client.get("/?movie_id=3", headers={"CF-IPCountry": "de"}).status_code == 200
+    assert client.get("/?movie_id=3", headers={"X-Viewer-Country": "de"}).status_code == 451
+
+
+def test_country_override_parameter_only_when_configured(app, demo_catalogue):
+    client = app.test_client()
+    assert client.get("/?movie_id=3&country=de").status_code == 451
+    app.config["COUNTRY_QUERY_PARAM"] = "country"
+    assert client.get("/?movie_id=3&country=de").status_code == 200
+
+
+def test_disable_checking_available_skips_the_check(client, demo_catalogue):
+    response = client.get("/?movie_id=3&disable_checking_available=1")
+    assert response.status_code == 200
+    assert page_context(response)["isAvailable"] is True
+
+
+def test_domain_limited_content_follows_the_embedding_page(client, demo_catalogue):
+    assert client.get("/?movie_id=5", headers={"Referer": "https://partner.example/films/5"}).status_code == 200
+    response = client.get("/?movie_id=5", headers={"Referer": "https://elsewhere.example/"})
+    assert response.status_code == 403
+    assert texts.CONTENT_NOT_AVAILABLE in response.get_data(as_text=True)
+
+
+def test_data_is_escaped_in_the_page(client, demo_catalogue, app):
+    from app.extensions import db
+    from app.models import Content
+
+    with app.app_context():
+        db.session.get(Content, 1).title = '</script><script>alert(1)</script>&"'
+        db.session.commit()
+    html = client.get("/?movie_id=1").get_data(as_text=True)
+    assert "<script>alert(1)" not in html
+    assert page_context(client.get("/?movie_id=1"))["content"]["title"] == '</script><script>alert(1)</script>&"'
+
+
+def test_demo_page_embeds_the_player(client, demo_catalogue):
+    html = client.get("/demo").get_data(as_text=True)
+    assert '<iframe name="player-frame"' in html
+    assert 'allow="autoplay; fullscreen; picture-in-picture; encrypted-media"' in html
+    assert html.count("<option") == 5

@@ -1,0 +1,97 @@
+"""A fresh application and an empty, migrated database for every test (flaskr's pattern).
+
+The database is SQLite by default. With DATABASE_URL pointing at PostgreSQL, the session creates a throwaway
+database on that server, migrates it, and drops it at the end; each test starts from empty tables.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import upgrade
+from sqlalchemy.engine import make_url
+
+from app import create_app
+from app.config import PROJECT_ROOT, normalise_database_url
+from app.extensions import db
+
+ASSETS_DIR = PROJECT_ROOT / "app" / "static" / "dist"
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    configured = os.environ.get("DATABASE_URL", "")
+    if not configured.startswith(("postgres://", "postgresql")):
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}"
+        return
+    server = make_url(normalise_database_url(configured))
+    name = f"player_test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def migrated_database(database_url: str) -> str:
+    """The schema comes from the migrations, never from create_all: the tests exercise them too."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url})
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+    return database_url
+
+
+@pytest.fixture(scope="session")
+def assets_built() -> Path:
+    if not (ASSETS_DIR / "meta.json").exists():
+        pytest.exit("the front end is not built: run `make test` (or `npm run build`) first", returncode=2)
+    return ASSETS_DIR
+
+
+@pytest.fixture
+def app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media")})
+    yield app
+    with app.app_context():
+        _empty_tables()
+        db.session.remove()
+        db.engine.dispose()
+
+
+def _empty_tables() -> None:
+    tables = [t for t in reversed(db.metadata.sorted_tables)]
+    if db.engine.dialect.name == "postgresql":
+        names = ", ".join(f'"{t.name}"' for t in tables)
+        db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    else:
+        for table in tables:
+            db.session.execute(table.delete())
+    db.session.commit()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def demo_catalogue(app: Flask) -> Flask:
+    """The demo catalogue of app/demo/catalogue.py, with its fixed ids."""
+    from app.demo.seed import seed_demo
+
+    with app.app_context():
+        seed_demo()
+    return app

@@ -1,0 +1,79 @@
+"""Configuration defaults and the esbuild metafile reader."""
+
+import json
+import os
+
+import pytest
+
+from app.config import Settings, normalise_database_url
+from app.services.assets import AssetsNotBuilt, Manifest
+
+
+def test_environment_overrides_are_typed():
+    settings = Settings.from_env({"SERVE_MEDIA": "false", "ASSETS_MAX_AGE": "60", "COUNTRY_HEADER": "CF-IPCountry"})
+    assert settings.SERVE_MEDIA is False
+    assert settings.ASSETS_MAX_AGE == 60
+    assert settings.COUNTRY_HEADER == "CF-IPCountry"
+
+
+def test_production_refuses_the_development_secret():
+    with pytest.raises(ValueError, match="SECRET_KEY"):
+        Settings.from_env({"ENV": "production"}).check()
+    Settings.from_env({"ENV": "production", "SECRET_KEY": "s3cret"}).check()
+
+
+@pytest.mark.parametrize("mode", ["theatre", ""])
+def test_unknown_fullscreen_mode_is_refused(mode):
+    with pytest.raises(ValueError, match="FULLSCREEN_MODE"):
+        Settings(FULLSCREEN_MODE=mode).check()
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("postgres://u@h/db", "postgresql+psycopg://u@h/db"),
+    ("postgresql://u@h/db", "postgresql+psycopg://u@h/db"),
+    ("postgresql+psycopg://u@h/db", "postgresql+psycopg://u@h/db"),
+    ("sqlite:///x.db", "sqlite:///x.db"),
+])
+def test_database_urls_name_the_psycopg_driver(url, expected):
+    assert normalise_database_url(url) == expected
+
+
+def write_meta(directory, outputs):
+    (directory / "meta.json").write_text(json.dumps({"inputs": {}, "outputs": outputs}))
+
+
+def test_manifest_reads_entries_styles_and_static_imports(tmp_path):
+    dist = tmp_path / "app" / "static" / "dist"
+    dist.mkdir(parents=True)
+    write_meta(dist, {
+        "app/static/dist/player-AAA.js": {
+            "entryPoint": "static_src/player.tsx",
+            "cssBundle": "app/static/dist/player-BBB.css",
+            "imports": [
+                {"path": "app/static/dist/chunks/chunk-CCC.js", "kind": "import-statement"},
+                {"path": "app/static/dist/chunks/hls-DDD.js", "kind": "dynamic-import"},
+            ],
+        },
+        "app/static/dist/player-AAA.js.map": {},
+        "app/static/dist/chunks/hls-DDD.js": {},
+    })
+    entry = Manifest(dist, "/assets/").entry("player.tsx")
+    assert entry.script == "/assets/player-AAA.js"
+    assert entry.styles == ("/assets/player-BBB.css",)
+    assert entry.preloads == ("/assets/chunks/chunk-CCC.js",)  # the lazy hls.js chunk is not preloaded
+
+
+def test_manifest_follows_a_rebuild(tmp_path):
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    write_meta(dist, {"dist/player-1.js": {"entryPoint": "static_src/player.tsx"}})
+    manifest = Manifest(dist, "/assets")
+    assert manifest.entry("player.tsx").script == "/assets/player-1.js"
+    write_meta(dist, {"dist/player-2.js": {"entryPoint": "static_src/player.tsx"}})
+    os.utime(dist / "meta.json", (1, 1))  # a different mtime, as a rebuild gives
+    assert manifest.entry("player.tsx").script == "/assets/player-2.js"
+
+
+def test_manifest_without_a_build(tmp_path):
+    with pytest.raises(AssetsNotBuilt, match="npm run build"):
+        Manifest(tmp_path, "/assets/").entry("player.tsx")
