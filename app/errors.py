@@ -11,7 +11,6 @@ import uuid
 from typing import Any
 
 import sentry_sdk
-
 from flask import Flask, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 

@@ -74,8 +74,10 @@ def _content(demo: DemoContent, types: dict, countries: dict, languages: dict, m
                 master_file_path=f"{media}/titles/{slug}/master.json",
             )
         )
-    content.availability_rules = [AvailabilityRule(kind=RuleKind.BLOCK_COUNTRY, value=c) for c in demo.blocked_countries]
-    content.availability_rules += [AvailabilityRule(kind=RuleKind.ALLOW_DOMAIN, value=d) for d in demo.allowed_domains]
+    content.availability_rules = [
+        *(AvailabilityRule(kind=RuleKind.BLOCK_COUNTRY, value=c) for c in demo.blocked_countries),
+        *(AvailabilityRule(kind=RuleKind.ALLOW_DOMAIN, value=d) for d in demo.allowed_domains),
+    ]
     return content
 
 

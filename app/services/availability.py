@@ -49,7 +49,10 @@ def _domain_matches(host: str, rule: str) -> bool:
 
 
 def check_availability(rules: Iterable[tuple[RuleKind, str]], *, country: str | None, domain: str | None) -> Verdict:
-    allowed_countries, blocked_countries, allowed_domains, blocked_domains = set(), set(), set(), set()
+    allowed_countries: set[str] = set()
+    blocked_countries: set[str] = set()
+    allowed_domains: set[str] = set()
+    blocked_domains: set[str] = set()
     buckets = {
         RuleKind.ALLOW_COUNTRY: allowed_countries,
         RuleKind.BLOCK_COUNTRY: blocked_countries,

@@ -9,7 +9,8 @@ from app import texts
 
 
 def page_context(response):
-    match = re.search(r'<script id="player-context" type="application/json">(.*?)</script>', response.get_data(as_text=True), re.S)
+    html = response.get_data(as_text=True)
+    match = re.search(r'<script id="player-context" type="application/json">(.*?)</script>', html, re.S)
     assert match, "the page carries no context blob"
     return json.loads(match.group(1))
 

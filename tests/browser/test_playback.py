@@ -1,0 +1,98 @@
+"""The thin slice in real Chromium: the shell paints without JavaScript, a click plays the chosen episode."""
+
+import re
+
+from playwright.sync_api import Page, Route, expect
+
+from tests.browser.helpers import NEXT_FRAME, video_state, wait_until_playing
+
+SHELL = ["img.player__poster-img", "h1.player__title", "button[data-player-start]"]
+
+
+def test_shell_paints_with_javascript_disabled(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 960, "height": 540})
+    page = context.new_page()
+    page.goto(f"{live_server}/?movie_id=2&season=2&episode=3")
+    expect(page.locator("h1.player__title")).to_have_text("Тихая гавань")
+    expect(page.locator(".player__subtitle")).to_have_text("Сезон 2, серия 3. Рассвет")
+    expect(page.locator("button[data-player-start]")).to_be_visible()
+    poster = page.locator("img.player__poster-img")
+    expect(poster).to_be_visible()
+    assert poster.evaluate("img => img.complete && img.naturalWidth") == 640
+    expect(page.locator(".player__notice")).to_have_text("Для просмотра включите JavaScript в браузере.")
+    context.close()
+
+
+def boxes(page: Page) -> list[dict]:
+    return [page.locator(selector).bounding_box() for selector in SHELL]
+
+
+def test_the_island_mounts_over_the_shell_without_a_jump(browser, live_server, page):
+    static = browser.new_context(java_script_enabled=False, viewport={"width": 960, "height": 540})
+    static_page = static.new_page()
+    static_page.goto(f"{live_server}/?movie_id=1")
+    before = boxes(static_page)
+    static.close()
+
+    page.goto(f"{live_server}/?movie_id=1")
+    page.wait_for_function("window.__playerMounted === true")
+    assert page.locator("video.player__video").count() == 1  # React owns the player now
+    assert boxes(page) == before
+    assert page.errors == []
+
+
+def test_a_click_plays_the_film_through_hls_js(live_server, page):
+    hls_chunks, masters = [], []
+    page.on("request", lambda r: hls_chunks.append(r.url) if re.search(r"/assets/chunks/hls-\w+\.js$", r.url) else None)
+    page.on("request", lambda r: masters.append(r.url) if r.url.endswith(".json") else None)
+    failed = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+
+    page.goto(f"{live_server}/?movie_id=1")
+    page.click("button[data-player-start]")
+    wait_until_playing(page)
+    assert page.evaluate(NEXT_FRAME) > 0
+    state = video_state(page)
+    assert state["state"] == "playing"
+    assert state["height"] in (240, 360, 480)
+    assert len(hls_chunks) == 1, "hls.js must come as its own lazy chunk"
+    assert masters == [f"{live_server}/media/titles/film-long/master.json"]
+    assert failed == []
+    assert page.errors == []
+
+
+def test_the_chosen_episode_plays_and_subtitles_come_from_the_master(live_server, page):
+    playlists = []
+    page.on("request", lambda r: playlists.append(r.url) if r.url.endswith(".m3u8") else None)
+    page.goto(f"{live_server}/?movie_id=2&season=2&episode=3&t=40")
+    page.click("button[data-player-start]")
+    wait_until_playing(page, seconds=41)  # t=40 started it at 40 s
+    assert f"{live_server}/media/titles/series-s2e3/master.m3u8" in playlists
+    tracks = page.eval_on_selector_all("video track", "ts => ts.map(t => [t.srclang, t.label])")
+    assert tracks == [["ru", "Русские"], ["en", "English"]]
+
+
+def test_a_click_before_the_script_mounts_is_not_lost(live_server, page):
+    def slow_entry(route: Route) -> None:
+        page.wait_for_timeout(1500)  # the bundle arrives well after the viewer's click
+        route.continue_()
+
+    page.route(re.compile(r"/assets/player-\w+\.js$"), slow_entry)
+    page.goto(f"{live_server}/?movie_id=1", wait_until="commit")
+    page.locator("button[data-player-start]").click()
+    assert page.evaluate("window.__playerMounted === true") is False, "the click must come before the mount"
+    assert page.evaluate("window.__playerStartRequested") is True
+    wait_until_playing(page)
+
+
+def test_auto_play_starts_without_a_click(live_server, page):
+    page.goto(f"{live_server}/?movie_id=2&auto_play=1")
+    wait_until_playing(page)
+
+
+def test_a_missing_media_file_shows_the_load_error(live_server, page):
+    page.goto(f"{live_server}/?movie_id=4")
+    page.click("button[data-player-start]")
+    address = f"{live_server}/media/titles/never-uploaded/master.json"
+    expect(page.get_by_role("alert")).to_have_text(f"Ошибка в загрузке: {address}")
+    assert page.locator("#player").get_attribute("data-state") == "error"

@@ -1,0 +1,49 @@
+"""Server-rendered error screens, and the demo publisher page receiving the player's messages."""
+
+import pytest
+from playwright.sync_api import expect
+
+from app import texts
+
+
+@pytest.mark.parametrize(("query", "headers", "text"), [
+    ("/", {}, texts.MISSING_MOVIE_ID),
+    ("/?movie_id=abc", {}, texts.CONTENT_NOT_AVAILABLE),
+    ("/?movie_id=404404", {}, texts.CONTENT_NOT_AVAILABLE),
+    ("/?movie_id=3", {"X-Viewer-Country": "RU"}, texts.BLOCKED_IN_COUNTRY),
+])
+def test_error_screens(browser, live_server, query, headers, text):
+    context = browser.new_context(extra_http_headers=headers)
+    page = context.new_page()
+    page.goto(live_server + query)
+    expect(page.get_by_role("alert")).to_have_text(text)
+    assert page.locator("button[data-player-start]").count() == 0
+    assert page.locator("script[type=module]").count() == 0  # an error screen needs no script
+    context.close()
+
+
+def test_blocked_content_plays_in_another_country(browser, live_server):
+    context = browser.new_context(extra_http_headers={"X-Viewer-Country": "DE"})
+    page = context.new_page()
+    page.goto(f"{live_server}/?movie_id=3")
+    expect(page.locator("h1.player__title")).to_have_text("Закрытый показ")
+    context.close()
+
+
+def test_demo_page_shows_the_players_messages(live_server, page):
+    page.goto(f"{live_server}/demo")
+    player = page.frame_locator('iframe[name="player-frame"]')
+    player.locator("button[data-player-start]").click()
+    message = page.locator('[data-demo-messages] li[data-type="timeProgressChanged"]').first
+    expect(message).to_contain_text('"currentTime"', timeout=20_000)
+    expect(message).to_contain_text('"duration":1860')
+
+
+def test_demo_form_reloads_the_frame_with_parameters(live_server, page):
+    page.goto(f"{live_server}/demo")
+    page.select_option('select[name="movie_id"]', "2")
+    page.fill('input[name="season"]', "2")
+    page.fill('input[name="episode"]', "2")
+    page.click("button[type=submit]")
+    player = page.frame_locator('iframe[name="player-frame"]')
+    expect(player.locator(".player__subtitle")).to_have_text("Сезон 2, серия 2. Туман")
