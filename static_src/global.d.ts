@@ -4,3 +4,6 @@ interface Window {
   __playerMounted?: boolean;
   __playerStartRequested?: boolean;
 }
+
+// Stylesheets are bundled by esbuild; TypeScript 6 checks side-effect imports, so it needs to know they exist.
+declare module '*.css';

@@ -6,7 +6,7 @@ const dictionaries: Record<string, Record<MessageKey, string>> = { ru, en };
 let active: Record<MessageKey, string> = ru;
 
 export function setLanguage(code: string): void {
-  active = dictionaries[code] ?? ru;
+  active = Object.prototype.hasOwnProperty.call(dictionaries, code) ? dictionaries[code] : ru; // not "toString"
 }
 
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {

@@ -87,7 +87,7 @@ export class PlayerController {
   reset(): void {
     this.loading?.abort();
     this.releaseEngine();
-    this.store.set(INITIAL);
+    this.setPhase('idle', INITIAL);
   }
 
   dispose(): void {

@@ -26,6 +26,8 @@ export function Player({ context, controller, container }: Props) {
   }, [controller]);
 
   useLayoutEffect(() => {
+    // `container` is the DOM node React mounts into, outside the tree: writing its attribute is this effect's job.
+    // eslint-disable-next-line react-hooks/immutability
     container.dataset.state = state.phase; // the stylesheet keys the overlays off the container's state
   }, [container, state.phase]);
 

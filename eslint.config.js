@@ -1,0 +1,34 @@
+// Flat config. `npm run lint` = eslint static_src --max-warnings 0.
+import js from '@eslint/js'; // ships with eslint 9 (exact-version dependency), not a separate install
+import { defineConfig } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+// The Node globals the build script and the top-level config files use (no `globals` package dependency).
+const nodeGlobals = Object.fromEntries(
+  [
+    'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval',
+    'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'structuredClone', 'TextEncoder',
+    'TextDecoder', 'AbortController', 'fetch', 'global',
+  ].map((name) => [name, 'readonly']),
+);
+
+export default defineConfig(
+  { ignores: ['app/static/dist/**', 'node_modules/**', '.venv/**'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    files: ['static_src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+  },
+  {
+    files: ['**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['static_src/build.mjs', '*.js', '*.mjs', 'static_src/test/*.js'],
+    languageOptions: { sourceType: 'module', globals: nodeGlobals },
+  },
+);

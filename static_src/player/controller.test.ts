@@ -1,0 +1,391 @@
+import type { PlaybackPhase } from '../core/events';
+import { ErrorCode, playerError, type PlayerError } from '../core/errors';
+import { MASTER_PATH, installFetch, jsonResponse, makeContext, makeEpisode } from '../test/fixtures';
+import { PlayerController, type PlayerState } from './controller';
+import { attachSource, type Engine, type EngineOptions } from './engine';
+
+jest.mock('./engine', () => ({ attachSource: jest.fn() }));
+
+const attachSourceMock = jest.mocked(attachSource);
+const BASE = 'https://player.example/embed/12';
+const MASTER_URL = `https://player.example${MASTER_PATH}`;
+const INITIAL: PlayerState = { phase: 'idle', started: false, buffering: false, subtitles: [], error: null };
+
+const MASTER = {
+  sources: [
+    { label: 'Оригинал', link: '/hls/12/orig/index.m3u8' },
+    { label: 'Дубляж', link: '/hls/12/dub/index.m3u8', isDefault: true },
+  ],
+  subtitles: [{ label: 'Русские', language: 'ru', src: '/subs/12/ru.vtt' }],
+};
+
+const fetchMock = jest.fn();
+let restoreFetch: () => void;
+let consoleError: jest.SpyInstance;
+let engine: Engine & { dispose: jest.Mock };
+
+beforeEach(() => {
+  restoreFetch = installFetch(fetchMock);
+  fetchMock.mockResolvedValue(jsonResponse(MASTER));
+  engine = { kind: 'native', dispose: jest.fn() };
+  attachSourceMock.mockResolvedValue(engine);
+  consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined); // fail() logs every error
+});
+
+afterEach(() => {
+  restoreFetch();
+  consoleError.mockRestore();
+});
+
+/** A controller attached to a real jsdom <video> whose play() (not implemented by jsdom) is stubbed. */
+function setup(context = makeContext()) {
+  const controller = new PlayerController(context, BASE);
+  const video = document.createElement('video');
+  const play = jest.spyOn(video, 'play').mockResolvedValue(undefined);
+  controller.attach(video);
+  const phases: PlaybackPhase[] = [];
+  const errors: PlayerError[] = [];
+  controller.events.on('phaseChanged', ({ phase }) => phases.push(phase));
+  controller.events.on('error', ({ error }) => errors.push(error));
+  const fire = (type: string) => video.dispatchEvent(new Event(type));
+  return { controller, video, play, phases, errors, fire };
+}
+
+/** The options the controller passed to the engine on its last attach. */
+function engineOptions(): EngineOptions {
+  const call = attachSourceMock.mock.calls.at(-1);
+  if (!call) throw new Error('attachSource was not called');
+  return call[2];
+}
+
+describe('PlayerController.start', () => {
+  it('goes to loading at once, then attaches the default source and plays', async () => {
+    const { controller, video, play, phases } = setup();
+
+    const started = controller.start();
+    expect(controller.store.get()).toMatchObject({ phase: 'loading', started: true, error: null });
+    expect(phases).toEqual(['loading']);
+    expect(play).not.toHaveBeenCalled();
+
+    await started;
+
+    expect(fetchMock).toHaveBeenCalledWith(MASTER_URL, expect.objectContaining({ credentials: 'omit' }));
+    expect(attachSourceMock).toHaveBeenCalledTimes(1);
+    expect(attachSourceMock).toHaveBeenCalledWith(video, 'https://player.example/hls/12/dub/index.m3u8', {
+      assetsPath: '/static/dist/',
+      startPosition: null,
+      onFatal: expect.any(Function),
+    });
+    expect(play).toHaveBeenCalledTimes(1);
+    expect(attachSourceMock.mock.invocationCallOrder[0]).toBeLessThan(play.mock.invocationCallOrder[0]);
+    expect(controller.store.get().subtitles).toEqual([
+      { label: 'Русские', language: 'ru', src: 'https://player.example/subs/12/ru.vtt' },
+    ]);
+    expect(controller.store.get().phase).toBe('loading'); // until the video reports 'playing'
+  });
+
+  it('starts at the time code, else at the remembered episode time', async () => {
+    const first = setup(makeContext({ timeCode: 90, episodeTime: 30 }));
+    await first.controller.start();
+    expect(engineOptions().startPosition).toBe(90);
+
+    const second = setup(makeContext({ timeCode: null, episodeTime: 30 }));
+    await second.controller.start();
+    expect(engineOptions().startPosition).toBe(30);
+  });
+
+  it('does nothing before a video element is attached', async () => {
+    const controller = new PlayerController(makeContext(), BASE);
+
+    await controller.start();
+
+    expect(controller.store.get()).toEqual(INITIAL);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('ignores a second start while loading', async () => {
+    const { controller } = setup();
+
+    const first = controller.start();
+    await controller.start();
+    await first;
+
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(attachSourceMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('fails with NO_SOURCE, without fetching, when the episode has no master file', async () => {
+    const context = makeContext({ episodes: [makeEpisode({ m3u8MasterFilePath: null })] });
+    const { controller, errors, phases } = setup(context);
+
+    await controller.start();
+
+    expect(controller.store.get().phase).toBe('error');
+    expect(controller.store.get().error?.code).toBe(ErrorCode.NO_SOURCE);
+    expect(errors.map((e) => e.code)).toEqual([ErrorCode.NO_SOURCE]);
+    expect(phases).toEqual(['loading', 'error']);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(attachSourceMock).not.toHaveBeenCalled();
+  });
+
+  it('fails with NO_SOURCE when the chosen episode is not in the context', async () => {
+    const { controller } = setup(makeContext({ episodeId: 999 }));
+
+    await controller.start();
+
+    expect(controller.store.get().error?.code).toBe(ErrorCode.NO_SOURCE);
+  });
+
+  it('fails with MASTER_LOAD_FAILED naming the master address when the master is a 404', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({}, 404));
+    const { controller, play, errors, phases } = setup();
+
+    await controller.start();
+
+    const state = controller.store.get();
+    expect(state.phase).toBe('error');
+    expect(state.buffering).toBe(false);
+    expect(state.error).toMatchObject({ code: ErrorCode.MASTER_LOAD_FAILED, address: MASTER_URL });
+    expect(errors).toEqual([state.error]);
+    expect(phases).toEqual(['loading', 'error']);
+    expect(attachSourceMock).not.toHaveBeenCalled();
+    expect(play).not.toHaveBeenCalled();
+    expect(consoleError).toHaveBeenCalledWith(expect.stringContaining(ErrorCode.MASTER_LOAD_FAILED));
+  });
+
+  it('reports an engine that cannot attach as the error it threw', async () => {
+    attachSourceMock.mockRejectedValue(playerError('media', ErrorCode.NO_ENGINE, 'no MSE, no native HLS'));
+    const { controller } = setup();
+
+    await controller.start();
+
+    expect(controller.store.get().error?.code).toBe(ErrorCode.NO_ENGINE);
+  });
+
+  it('wraps an unexpected exception as MEDIA_FATAL', async () => {
+    attachSourceMock.mockRejectedValue(new Error('chunk failed to load'));
+    const { controller } = setup();
+
+    await controller.start();
+
+    expect(controller.store.get().error).toMatchObject({
+      code: ErrorCode.MEDIA_FATAL,
+      message: expect.stringContaining('chunk failed to load'),
+    });
+  });
+});
+
+describe('PlayerController media events', () => {
+  it("follows the video: 'playing', 'pause', 'ended', each emitting phaseChanged once", async () => {
+    const { controller, phases, fire } = setup();
+    await controller.start();
+
+    fire('playing');
+    expect(controller.store.get().phase).toBe('playing');
+    expect(phases).toEqual(['loading', 'playing']);
+
+    fire('playing'); // no change, no event
+    expect(phases).toEqual(['loading', 'playing']);
+
+    fire('pause');
+    expect(controller.store.get().phase).toBe('paused');
+
+    fire('playing');
+    fire('ended');
+    expect(controller.store.get().phase).toBe('ended');
+    expect(phases).toEqual(['loading', 'playing', 'paused', 'playing', 'ended']);
+  });
+
+  it("does not report the 'pause' that comes with the end as paused", async () => {
+    const { controller, video, fire, phases } = setup();
+    await controller.start();
+    fire('playing');
+    Object.defineProperty(video, 'ended', { configurable: true, get: () => true });
+
+    fire('pause');
+    expect(controller.store.get().phase).toBe('playing');
+    fire('ended');
+
+    expect(controller.store.get().phase).toBe('ended');
+    expect(phases).toEqual(['loading', 'playing', 'ended']);
+  });
+
+  it("tracks buffering between 'waiting' and 'canplay' / 'playing'", async () => {
+    const { controller, fire } = setup();
+    await controller.start();
+
+    fire('waiting');
+    expect(controller.store.get().buffering).toBe(true);
+    fire('canplay');
+    expect(controller.store.get().buffering).toBe(false);
+    fire('waiting');
+    fire('playing');
+    expect(controller.store.get().buffering).toBe(false);
+  });
+
+  it("emits timeProgressChanged with the video's time and duration on 'timeupdate'", () => {
+    const { controller, video, fire } = setup();
+    const progress = jest.fn();
+    controller.events.on('timeProgressChanged', progress);
+    Object.defineProperty(video, 'currentTime', { configurable: true, get: () => 12.5 });
+    Object.defineProperty(video, 'duration', { configurable: true, get: () => 3600 });
+
+    fire('timeupdate');
+
+    expect(progress).toHaveBeenCalledWith({ currentTime: 12.5, duration: 3600 });
+  });
+
+  it('reports an unknown (NaN) duration as 0', () => {
+    const { controller, fire } = setup(); // jsdom's video has no media: duration is NaN
+    const progress = jest.fn();
+    controller.events.on('timeProgressChanged', progress);
+
+    fire('timeupdate');
+
+    expect(progress).toHaveBeenCalledWith({ currentTime: 0, duration: 0 });
+  });
+
+  it('resumes with play() when started again while paused', async () => {
+    const { controller, play, fire } = setup();
+    await controller.start();
+    fire('playing');
+    fire('pause');
+
+    await controller.start();
+
+    expect(play).toHaveBeenCalledTimes(2);
+    expect(fetchMock).toHaveBeenCalledTimes(1); // no second load
+    expect(attachSourceMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('listens only to the last attached video', async () => {
+    const { controller, fire } = setup();
+    const other = document.createElement('video');
+    controller.attach(other);
+
+    fire('playing');
+    expect(controller.store.get().phase).toBe('idle');
+
+    other.dispatchEvent(new Event('playing'));
+    expect(controller.store.get().phase).toBe('playing');
+  });
+});
+
+describe('PlayerController autoplay policy', () => {
+  it('mutes and retries play() once when the browser refuses a loud start', async () => {
+    const { controller, video, play } = setup();
+    play.mockRejectedValueOnce(new DOMException('play() needs a user gesture', 'NotAllowedError'));
+    expect(video.muted).toBe(false);
+
+    await controller.start();
+
+    expect(video.muted).toBe(true);
+    expect(play).toHaveBeenCalledTimes(2);
+    expect(controller.store.get().error).toBeNull();
+  });
+
+  it('fails with PLAY_FAILED when even a muted start is refused', async () => {
+    const { controller, video, play } = setup();
+    play.mockRejectedValue(new DOMException('blocked', 'NotAllowedError'));
+
+    await controller.start();
+
+    expect(video.muted).toBe(true);
+    expect(play).toHaveBeenCalledTimes(2);
+    expect(controller.store.get().error?.code).toBe(ErrorCode.PLAY_FAILED);
+    expect(engine.dispose).toHaveBeenCalledTimes(1);
+  });
+
+  it('ignores an AbortError from play() (a newer load superseded it)', async () => {
+    const { controller, play } = setup();
+    play.mockRejectedValue(new DOMException('interrupted', 'AbortError'));
+
+    await controller.start();
+
+    expect(play).toHaveBeenCalledTimes(1);
+    expect(controller.store.get().phase).toBe('loading');
+    expect(controller.store.get().error).toBeNull();
+  });
+});
+
+describe('PlayerController reset and dispose', () => {
+  it('reset() after a fatal engine error returns to the initial state with the engine released', async () => {
+    const { controller, errors } = setup();
+    await controller.start();
+    expect(engine.dispose).not.toHaveBeenCalled();
+
+    engineOptions().onFatal(playerError('media', ErrorCode.MEDIA_FATAL, 'hls.js networkError: manifestLoadError'));
+    expect(controller.store.get().phase).toBe('error');
+    expect(errors.map((e) => e.code)).toEqual([ErrorCode.MEDIA_FATAL]);
+    expect(engine.dispose).toHaveBeenCalledTimes(1);
+
+    controller.reset();
+
+    expect(controller.store.get()).toEqual(INITIAL);
+    expect(engine.dispose).toHaveBeenCalledTimes(1); // released once, not again
+  });
+
+  it('reset() after a master load error returns to the initial state, and start() works again', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse({}, 404));
+    const { controller, play, phases } = setup();
+    await controller.start();
+    expect(controller.store.get().phase).toBe('error');
+
+    controller.reset();
+    expect(controller.store.get()).toEqual(INITIAL);
+    expect(phases).toEqual(['loading', 'error', 'idle']); // subscribers see the return to idle
+
+    await controller.start();
+    expect(controller.store.get().error).toBeNull();
+    expect(play).toHaveBeenCalledTimes(1);
+  });
+
+  it('reset() while playing disposes the engine', async () => {
+    const { controller, fire } = setup();
+    await controller.start();
+    fire('playing');
+
+    controller.reset();
+
+    expect(engine.dispose).toHaveBeenCalledTimes(1);
+    expect(controller.store.get()).toEqual(INITIAL);
+  });
+
+  it('reset() during the master fetch abandons the load without an error', async () => {
+    let respond: (response: Response) => void = () => undefined;
+    fetchMock.mockImplementation((_url: string, init: RequestInit) => {
+      expect(init.signal?.aborted).toBe(false);
+      return new Promise<Response>((resolve) => (respond = resolve));
+    });
+    const { controller, errors, play } = setup();
+
+    const started = controller.start();
+    await Promise.resolve();
+    controller.reset();
+    expect(fetchMock.mock.calls[0][1].signal.aborted).toBe(true);
+    respond(jsonResponse(MASTER));
+    await started;
+
+    expect(controller.store.get()).toEqual(INITIAL);
+    expect(errors).toEqual([]);
+    expect(attachSourceMock).not.toHaveBeenCalled();
+    expect(play).not.toHaveBeenCalled();
+  });
+
+  it('dispose() twice is safe: the engine is released once, events and video listeners are gone', async () => {
+    const { controller, fire, phases } = setup();
+    await controller.start();
+    const progress = jest.fn();
+    controller.events.on('timeProgressChanged', progress);
+
+    controller.dispose();
+    expect(() => controller.dispose()).not.toThrow();
+
+    expect(engine.dispose).toHaveBeenCalledTimes(1);
+    fire('playing');
+    fire('timeupdate');
+    expect(controller.store.get().phase).toBe('idle');
+    expect(progress).not.toHaveBeenCalled();
+    expect(phases).not.toContain('playing');
+  });
+});
