@@ -17,6 +17,7 @@ from app.schemas.catalogue import (
     SeasonSchema,
 )
 from app.services.availability import domain_of
+from app.services.params import MAX_ID
 from app.services.player_context import Viewer, availability_of, load_content, load_episodes
 from app.viewer import viewer_country
 
@@ -24,7 +25,8 @@ blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes 
 
 
 def content_or_404(content_id: int) -> Any:
-    content = load_content(content_id)
+    # An id no column can hold names no content (and must not reach PostgreSQL, which would refuse it).
+    content = load_content(content_id) if 0 < content_id <= MAX_ID else None
     if content is None:
         raise ApiError(404, "content_not_found", texts.CONTENT_NOT_AVAILABLE, {"contentId": content_id})
     return content

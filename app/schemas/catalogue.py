@@ -6,6 +6,8 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from app.services.params import MAX_ID
+
 
 class SlugSchema(Schema):
     slug = fields.Str()
@@ -64,7 +66,9 @@ class AvailabilitySchema(Schema):
 
 
 class EpisodesQuerySchema(Schema):
-    content_id = fields.Int(data_key="content-id", required=True, strict=False, validate=validate.Range(min=1))
+    content_id = fields.Int(
+        data_key="content-id", required=True, strict=False, validate=validate.Range(min=1, max=MAX_ID)
+    )
 
 
 class AvailabilityQuerySchema(Schema):

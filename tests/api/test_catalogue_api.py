@@ -65,10 +65,17 @@ def test_episodes_by_content_in_play_order(client, demo_catalogue):
     assert len({e["duration"] for e in episodes}) == 6  # every episode has its own duration
 
 
-@pytest.mark.parametrize("query", ["", "?content-id=", "?content-id=abc", "?content-id=-3"])
+@pytest.mark.parametrize("query", ["", "?content-id=", "?content-id=abc", "?content-id=-3", "?content-id=99999999999"])
 def test_episodes_need_a_valid_content_id(client, demo_catalogue, query):
     error = assert_error(client.get(f"/episodes{query}"), 422, "validation_error")
     assert "content-id" in error["details"]["query"]
+
+
+@pytest.mark.parametrize("path", ["/contents/99999999999", "/contents/99999999999/seasons",
+                                  "/contents/99999999999/available", "/contents/0"])
+def test_ids_no_column_can_hold_are_unknown_contents(client, demo_catalogue, path):
+    # PostgreSQL refuses integers beyond 32 bits; such an id must be a 404, never a 500.
+    assert_error(client.get(path), 404, "content_not_found")
 
 
 def test_episodes_of_an_unknown_content(client, demo_catalogue):
