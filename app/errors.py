@@ -65,21 +65,26 @@ def _json_error(error: HTTPException) -> tuple[dict[str, Any], int, dict[str, st
     return body, status, headers
 
 
+def error_screen(
+    message: str, status: int, *, error_id: str | None = None, context: dict[str, Any] | None = None
+) -> tuple[str, int]:
+    """The player's full-page error screen, rendered on the server."""
+    return render_template("player/error.html", message=message, error_id=error_id, context=context), status
+
+
 def handle_http_exception(error: HTTPException) -> Any:
     if request.blueprint in PAGE_BLUEPRINTS:
         message = texts.CONTENT_NOT_AVAILABLE if error.code == 404 else texts.GENERIC_ERROR
-        return render_template("player/error.html", message=message, error_id=None), error.code or 500
+        return error_screen(message, error.code or 500)
     return _json_error(error)
 
 
 def handle_unexpected(error: Exception) -> Any:
-    """Anything not handled: logged (and reported by Sentry's integration), answered without internals."""
-    if isinstance(error, HTTPException):
-        return handle_http_exception(error)
+    """Anything else (HTTP errors have their own handler): logged, reported by Sentry, answered without internals."""
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     error_id = _error_id()
     if request.blueprint in PAGE_BLUEPRINTS:
-        return render_template("player/error.html", message=texts.GENERIC_ERROR, error_id=error_id), 500
+        return error_screen(texts.GENERIC_ERROR, 500, error_id=error_id)
     body = error_body(500, "internal_error", InternalServerError.description, {"errorId": error_id})
     return body, 500
 

@@ -72,7 +72,7 @@ def app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iterator[
 
 
 def _empty_tables() -> None:
-    tables = [t for t in reversed(db.metadata.sorted_tables)]
+    tables = list(reversed(db.metadata.sorted_tables))
     if db.engine.dialect.name == "postgresql":
         names = ", ".join(f'"{t.name}"' for t in tables)
         db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))

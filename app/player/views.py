@@ -9,6 +9,7 @@ from flask import Blueprint, current_app, g, render_template, request
 from sqlalchemy import select
 
 from app import texts
+from app.errors import error_screen
 from app.extensions import db
 from app.models import Content
 from app.services.availability import Verdict, domain_of
@@ -37,10 +38,6 @@ def csp_nonce() -> str:
     return str(g.csp_nonce)
 
 
-def error_screen(message: str, status: int, context: dict[str, Any] | None = None) -> tuple[str, int]:
-    return render_template("player/error.html", message=message, error_id=None, context=context), status
-
-
 @bp.get("/")
 def player() -> Any:
     try:
@@ -55,9 +52,9 @@ def player() -> Any:
     if context is None:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
     if context.verdict is Verdict.BLOCKED_COUNTRY:
-        return error_screen(texts.BLOCKED_IN_COUNTRY, 451, context.data)
+        return error_screen(texts.BLOCKED_IN_COUNTRY, 451, context=context.data)
     if context.verdict is Verdict.BLOCKED_DOMAIN:
-        return error_screen(texts.CONTENT_NOT_AVAILABLE, 403, context.data)
+        return error_screen(texts.CONTENT_NOT_AVAILABLE, 403, context=context.data)
     return render_template("player/player.html", ctx=context, data=context.data)
 
 

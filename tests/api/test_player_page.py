@@ -140,3 +140,17 @@ def test_demo_page_embeds_the_player(client, demo_catalogue):
     assert '<iframe name="player-frame"' in html
     assert 'allow="autoplay; fullscreen; picture-in-picture; encrypted-media"' in html
     assert html.count("<option") == 5
+
+
+def test_an_unexpected_failure_on_the_page_shows_an_error_id_and_reload(client, demo_catalogue, monkeypatch):
+    def explode(*args, **kwargs):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr("app.player.views.resolve_player_context", explode)
+    response = client.get("/?movie_id=1&season=1")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 500
+    assert texts.GENERIC_ERROR in html
+    assert re.search(r"Идентификатор ошибки: <span data-error-id>[0-9a-f]{32}</span>", html)
+    assert f'href="/?movie_id=1&amp;season=1">{texts.RELOAD_PAGE}</a>' in html
+    assert "secret" not in html and "Traceback" not in html
