@@ -1,0 +1,47 @@
+// Every behavioural constant of the player in one place, each with the spec section it comes from and its owner.
+// Change a number here, never at the place that uses it.
+
+export const DEFAULTS = {
+  controlsHideMs: 2000, // §9: controls hide after 2000 ms (never while preloading); owner ui/useIdle
+  progressSaveMs: 10_000, // §5, §9: progress saved at most every 10 s, never on the first tick; owner player/progress
+  timeSavingThrottleMs: 1000, // §9: time saving throttle 1 s (timeProgressChanged); owner embed/bridge
+  skipStepS: 10, // §9: skip buttons, double tap on the side fifths, media session default step; owner controller
+  keySeekS: 5, // §9: keyboard seek step; owner ui/keys
+  keySeekShiftS: 10, // §9: keyboard seek step with shift; owner ui/keys
+  keyVolumeStep: 0.05, // §9: keyboard volume step; owner ui/keys
+  keyVolumeShiftStep: 0.1, // §9: keyboard volume step with shift; owner ui/keys
+  rateStep: 0.25, // §9: keyboard rate step; owner ui/keys
+  rateMin: 0.25, // §9: playback-rate range; owner controller
+  rateMax: 2, // §9
+  rates: [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2], // §9: playback-rate menu; 1 is labelled 'Обычная'
+  gains: [1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4], // §9: audio gain menu, shown as percentages; 1 is 'Disabled'
+  singleTapMs: 250, // §9: gesture debounce, single tap; owner ui/gestures
+  doubleTapMs: 275, // §9: gesture debounce, double tap; owner ui/gestures
+  sideZoneFraction: 0.2, // §9: double tap on a side fifth seeks; owner ui/gestures
+  captionsSampleMs: 2500, // §9: 'Captions look like this.' shown this long after a style change; owner ui/Captions
+  menuDragClearMs: 300, // §9: a menu's drag state clears 300 ms after drag end; owner ui/Menu
+  liveEdgeToleranceS: 10, // §9: within this of the live edge counts as live; owner player/live
+  minLiveDvrWindowS: 60, // §9: a shorter seekable window is not offered as DVR; owner player/live
+  unknownTime: -2, // §9: sentinel for an unknown duration or remaining time
+  smallBreakpointPx: 640, // §2: the mobile layout at and below this width; owner player.css and ui/useLayout
+  shareWidthRem: 21, // §2: share popup width; owner player.css
+  defaultVolume: 1, // §3: player-volume default
+  defaultMuted: false, // §3: player-muted default
+} as const;
+
+/** localStorage keys (spec §3); read and written only through core/storage. */
+export const STORAGE_KEYS = {
+  progress: 'episodesTimeProgress', // map of episodeId to seconds
+  favoriteAudio: 'favoriteAudioTracks', // map of content id to audio label
+  volume: 'player-volume',
+  muted: 'player-muted',
+  captionStyle: 'player-caption-style', // ours: the viewer's caption style settings
+} as const;
+
+/** hls.js settings that differ from its defaults (hls.js src/config.ts documents each). */
+export const HLS_CONFIG = {
+  capLevelToPlayerSize: true, // abr-controller: a small iframe on a cheap phone never fetches more pixels than it shows
+  maxBufferLength: 30, // stream-controller: seconds buffered ahead (its default), stated here on purpose
+  backBufferLength: 30, // buffer-controller: evict what was played over 30 s ago; the default keeps it all (memory)
+  startFragPrefetch: true, // stream-controller: fetch the first fragment while the codecs are being set up
+} as const;
