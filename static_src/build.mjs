@@ -18,7 +18,7 @@ mkdirSync(outdir, { recursive: true });
 copyFileSync(workerSource, `${outdir}/${workerName}`);
 
 const result = await esbuild.build({
-  entryPoints: ['static_src/player.tsx', 'static_src/demo.ts'],
+  entryPoints: ['static_src/player.tsx', 'static_src/demo.ts', 'static_src/styles/shell.css'],
   outdir,
   bundle: true,
   splitting: true, // hls.js becomes a chunk of its own, loaded by dynamic import()
@@ -32,6 +32,16 @@ const result = await esbuild.build({
   jsx: 'automatic',
   define: { 'process.env.NODE_ENV': '"production"', __HLS_WORKER__: JSON.stringify(workerName) },
   metafile: true,
+  logLevel: 'warning',
+});
+// The down-mix audio worklet lives at a fixed address (/processing/down-mix-processor.js): no hash, no imports.
+await esbuild.build({
+  entryPoints: ['static_src/processing/down-mix-processor.ts'],
+  outfile: `${outdir}/processing/down-mix-processor.js`,
+  bundle: true,
+  format: 'iife',
+  minify: true,
+  target: ['es2020'],
   logLevel: 'warning',
 });
 writeFileSync(`${outdir}/meta.json`, JSON.stringify(result.metafile));

@@ -38,6 +38,7 @@ export interface RuntimeConfig {
   fullscreenMode: 'native' | 'pseudo';
   sentryProject: string;
   widgetAssetsPath: string;
+  placeholderUrl: string; // the tiny clip played when the content is not available here (spec §4)
 }
 
 export interface PlayerContext {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import mimetypes
+from pathlib import Path
 
 from flask import Blueprint, Flask, abort, current_app, send_from_directory
 from werkzeug.wrappers import Response
@@ -18,6 +19,11 @@ for _type, _ext in (
     mimetypes.add_type(_type, _ext)
 
 assets_bp = Blueprint("assets", __name__)
+# Committed, 4 kB: a 2 s dark frame with a red no-entry sign, made with
+# ffmpeg -f lavfi -i color=c=0x111111:s=320x180:d=2:r=12 -f lavfi -i anullsrc=r=44100:cl=stereo -t 2
+#   -vf drawbox=x=130:y=60:w=60:h=60:color=0xe50914:t=fill,drawbox=x=140:y=85:w=40:h=10:color=white:t=fill
+#   -c:v libx264 -profile:v baseline -pix_fmt yuv420p -crf 40 -c:a aac -b:a 16k -movflags +faststart
+CLIPS_DIR = Path(__file__).resolve().parent.parent / "static" / "clips"
 
 
 @assets_bp.get("/assets/<path:filename>")
@@ -28,6 +34,18 @@ def asset(filename: str) -> Response:
     response = send_from_directory(config["ASSETS_DIR"], filename, max_age=config["ASSETS_MAX_AGE"])
     response.cache_control.immutable = True
     return response
+
+
+@assets_bp.get("/processing/down-mix-processor.js")
+def down_mix_worklet() -> Response:
+    """The audio worklet (spec §7) has a fixed address, so it is cached for a day, not a year."""
+    return send_from_directory(Path(current_app.config["ASSETS_DIR"]) / "processing", "down-mix-processor.js", max_age=86_400)
+
+
+@assets_bp.get("/clips/<path:filename>")
+def clip(filename: str) -> Response:
+    """Product clips: the tiny placeholder played when the content is not available here (spec §4)."""
+    return send_from_directory(CLIPS_DIR, filename, max_age=86_400)
 
 
 def serve_media(filename: str) -> Response:

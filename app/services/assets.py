@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from markupsafe import Markup
+
 
 class AssetsNotBuilt(RuntimeError):
     """The front end has not been built: run `npm run build` (make start does)."""
@@ -26,6 +28,7 @@ class Manifest:
         self.url_prefix = url_prefix.rstrip("/") + "/"
         self._mtime: float | None = None
         self._entries: dict[str, EntryAssets] = {}
+        self._inline: dict[str, Markup] = {}
 
     def entry(self, name: str) -> EntryAssets:
         """Assets of the entry point ``static_src/<name>``, e.g. ``player.tsx``."""
@@ -34,6 +37,15 @@ class Manifest:
             return self._entries[name]
         except KeyError:
             raise AssetsNotBuilt(f"no entry {name!r} in {self.build_dir / 'meta.json'}") from None
+
+    def inline_css(self, name: str) -> Markup:
+        """The text of the CSS entry ``static_src/<name>`` for a ``<style>`` tag: the shell's critical styles, so the
+        first paint waits for no stylesheet request. It is our own build output, never data."""
+        self._reload()
+        try:
+            return self._inline[name]
+        except KeyError:
+            raise AssetsNotBuilt(f"no CSS entry {name!r} in {self.build_dir / 'meta.json'}") from None
 
     def _reload(self) -> None:
         meta_path = self.build_dir / "meta.json"
@@ -52,11 +64,19 @@ class Manifest:
             return self.url_prefix + str(relative)
 
         entries: dict[str, EntryAssets] = {}
+        inline: dict[str, Markup] = {}
         for output, info in outputs.items():
             entry_point = info.get("entryPoint")
+            if entry_point and output.endswith(".css"):
+                text = (self.build_dir / PurePosixPath(output).name).read_text(encoding="utf-8")
+                text = text.split("/*# sourceMappingURL=")[0].strip()
+                if "</" in text:  # cannot end the <style> element early; esbuild never writes it
+                    raise AssetsNotBuilt(f"{output} contains '</' and cannot be inlined")
+                inline[str(PurePosixPath(entry_point).relative_to("static_src"))] = Markup(text)  # noqa: S704
+                continue
             if not entry_point or not output.endswith(".js"):
                 continue
             preloads = tuple(url(i["path"]) for i in info.get("imports", []) if i.get("kind") == "import-statement")
             styles = (url(info["cssBundle"]),) if info.get("cssBundle") else ()
             entries[PurePosixPath(entry_point).name] = EntryAssets(url(output), styles, preloads)
-        self._entries, self._mtime = entries, mtime
+        self._entries, self._inline, self._mtime = entries, inline, mtime

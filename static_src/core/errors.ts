@@ -8,6 +8,8 @@ export const ErrorCode = {
   NO_ENGINE: 'NO_ENGINE', // neither MSE (hls.js) nor native HLS in this browser
   MEDIA_FATAL: 'MEDIA_FATAL', // hls.js or the media element gave up
   PLAY_FAILED: 'PLAY_FAILED', // play() was refused for a reason other than autoplay policy
+  HTTP_404: 'HTTP_404', // the stream answered 404/410: 'Контент не доступен' (spec §8)
+  BLOCKED: 'BLOCKED', // not available in the viewer's region: the blocked text after the placeholder clip (spec §4)
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

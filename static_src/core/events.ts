@@ -10,6 +10,8 @@ export interface PlayerEvents {
   episodeChanged: { episode: EpisodeData };
   timeProgressChanged: { currentTime: number; duration: number };
   error: { error: PlayerError };
+  enterFullScreen: Record<string, never>; // pseudo fullscreen (iOS in a frame): the parent page should stretch the frame
+  exitFullScreen: Record<string, never>;
 }
 
 type Listener<T> = (payload: T) => void;

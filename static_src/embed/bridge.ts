@@ -38,6 +38,8 @@ export function connectParent(events: Emitter<PlayerEvents>, win: Window = windo
       throttle((p) => post('timeProgressChanged', p), TIME_PROGRESS_THROTTLE_MS),
     ),
     events.on('episodeChanged', ({ episode }) => post('episodeChanged', episode)),
+    events.on('enterFullScreen', () => post('enterFullScreen', null)),
+    events.on('exitFullScreen', () => post('exitFullScreen', null)),
   ];
   return () => stops.forEach((stop) => stop());
 }

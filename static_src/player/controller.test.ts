@@ -1,7 +1,7 @@
 import type { PlaybackPhase } from '../core/events';
 import { ErrorCode, playerError, type PlayerError } from '../core/errors';
 import { MASTER_PATH, installFetch, jsonResponse, makeContext, makeEpisode } from '../test/fixtures';
-import { PlayerController, type PlayerState } from './controller';
+import { PlayerController, initialState } from './controller';
 import { attachSource, type Engine, type EngineOptions } from './engine';
 
 jest.mock('./engine', () => ({ attachSource: jest.fn() }));
@@ -9,7 +9,7 @@ jest.mock('./engine', () => ({ attachSource: jest.fn() }));
 const attachSourceMock = jest.mocked(attachSource);
 const BASE = 'https://player.example/embed/12';
 const MASTER_URL = `https://player.example${MASTER_PATH}`;
-const INITIAL: PlayerState = { phase: 'idle', started: false, buffering: false, subtitles: [], error: null };
+const INITIAL = initialState(101); // the fixture's episode
 
 const MASTER = {
   sources: [
@@ -22,12 +22,12 @@ const MASTER = {
 const fetchMock = jest.fn();
 let restoreFetch: () => void;
 let consoleError: jest.SpyInstance;
-let engine: Engine & { dispose: jest.Mock };
+let engine: Engine & { dispose: jest.Mock; setLevel: jest.Mock; setAudioTrack: jest.Mock };
 
 beforeEach(() => {
   restoreFetch = installFetch(fetchMock);
   fetchMock.mockResolvedValue(jsonResponse(MASTER));
-  engine = { kind: 'native', dispose: jest.fn() };
+  engine = { kind: 'native', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn() };
   attachSourceMock.mockResolvedValue(engine);
   consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined); // fail() logs every error
 });
@@ -71,11 +71,11 @@ describe('PlayerController.start', () => {
 
     expect(fetchMock).toHaveBeenCalledWith(MASTER_URL, expect.objectContaining({ credentials: 'omit' }));
     expect(attachSourceMock).toHaveBeenCalledTimes(1);
-    expect(attachSourceMock).toHaveBeenCalledWith(video, 'https://player.example/hls/12/dub/index.m3u8', {
-      assetsPath: '/static/dist/',
-      startPosition: null,
-      onFatal: expect.any(Function),
-    });
+    expect(attachSourceMock).toHaveBeenCalledWith(
+      video,
+      'https://player.example/hls/12/dub/index.m3u8',
+      expect.objectContaining({ assetsPath: '/static/dist/', startPosition: null, onFatal: expect.any(Function) }),
+    );
     expect(play).toHaveBeenCalledTimes(1);
     expect(attachSourceMock.mock.invocationCallOrder[0]).toBeLessThan(play.mock.invocationCallOrder[0]);
     expect(controller.store.get().subtitles).toEqual([
@@ -387,5 +387,160 @@ describe('PlayerController reset and dispose', () => {
     expect(controller.store.get().phase).toBe('idle');
     expect(progress).not.toHaveBeenCalled();
     expect(phases).not.toContain('playing');
+  });
+});
+
+describe('PlayerController episodes', () => {
+  const episodes = [
+    makeEpisode({ id: 3, order: 1, season: { id: 2, order: 2 } }),
+    makeEpisode({ id: 1, order: 1, season: { id: 1, order: 1 } }),
+    makeEpisode({ id: 2, order: 2, season: { id: 1, order: 1 } }),
+  ];
+
+  it('orders episodes by season then episode, and advances to the next one on ended', async () => {
+    const { controller, fire } = setup(makeContext({ episodes, episodeId: 2 }));
+    const changed: number[] = [];
+    controller.events.on('episodeChanged', ({ episode }) => changed.push(episode.id));
+    expect(controller.episodes.map((episode) => episode.id)).toEqual([1, 2, 3]);
+    await controller.start();
+    fire('playing');
+
+    fire('ended');
+    await Promise.resolve();
+
+    expect(changed).toEqual([3]);
+    expect(controller.store.get().episodeId).toBe(3);
+    expect(controller.store.get().phase).toBe('loading'); // the next episode is already loading
+  });
+
+  it('refuses to change the episode when the content is not available', async () => {
+    const { controller } = setup(makeContext({ episodes, episodeId: 1, isAvailable: false }));
+    const changed = jest.fn();
+    controller.events.on('episodeChanged', changed);
+    expect(await controller.selectEpisode(2)).toBe(false);
+    expect(controller.store.get().episodeId).toBe(1);
+    expect(changed).not.toHaveBeenCalled();
+  });
+
+  it('plays the placeholder clip when not available, then raises BLOCKED on its end', async () => {
+    const { controller, video, fire, errors } = setup(makeContext({ isAvailable: false }));
+    await controller.start();
+    expect(video.getAttribute('src')).toBe('/clips/not-available.mp4');
+    expect(attachSourceMock).not.toHaveBeenCalled();
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    fire('ended');
+    expect(errors.map((error) => error.code)).toEqual([ErrorCode.BLOCKED]);
+    expect(video.hasAttribute('src')).toBe(false);
+  });
+});
+
+describe('PlayerController settings', () => {
+  afterEach(() => localStorage.clear());
+
+  it("saves volume and mute on the viewer's change only, not on the autoplay muted retry", async () => {
+    const { controller, video, play } = setup();
+    play.mockRejectedValueOnce(new DOMException('no', 'NotAllowedError'));
+    await controller.start();
+    expect(video.muted).toBe(true);
+    expect(localStorage.getItem('player-muted')).toBeNull();
+
+    controller.setVolume(0.35);
+    expect(video.volume).toBe(0.35);
+    expect(video.muted).toBe(false); // raising the volume unmutes
+    expect(localStorage.getItem('player-volume')).toBe('0.35');
+    expect(localStorage.getItem('player-muted')).toBe('false');
+  });
+
+  it('restores the saved volume and mute on attach', () => {
+    localStorage.setItem('player-volume', '0.4');
+    localStorage.setItem('player-muted', 'true');
+    const { video } = setup();
+    expect(video.volume).toBe(0.4);
+    expect(video.muted).toBe(true);
+  });
+
+  it('clamps the playback rate to 0.25–2 and keeps it across a source change', () => {
+    const { controller, video } = setup();
+    controller.setRate(3);
+    expect(video.playbackRate).toBe(2);
+    expect(video.defaultPlaybackRate).toBe(2);
+    controller.setRate(0.1);
+    expect(video.playbackRate).toBe(0.25);
+  });
+
+  it('switches voice: the other source loads at the current time and keeps playing', async () => {
+    const { controller, video, play } = setup();
+    await controller.start();
+    const options = engineOptions();
+    options.onAudioTracks([]);
+    expect(controller.store.get().audio.map((option) => option.label)).toEqual(['Оригинал', 'Дубляж']);
+    Object.defineProperty(video, 'currentTime', { value: 42, configurable: true });
+    Object.defineProperty(video, 'paused', { value: false, configurable: true });
+    play.mockClear();
+
+    await controller.setAudio('0');
+
+    expect(attachSourceMock).toHaveBeenLastCalledWith(
+      video,
+      'https://player.example/hls/12/orig/index.m3u8',
+      expect.objectContaining({ startPosition: 42 }),
+    );
+    expect(engine.dispose).toHaveBeenCalledTimes(1); // the first source's engine
+    expect(play).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(localStorage.getItem('favoriteAudioTracks') ?? '{}')).toEqual({ 12: 'Оригинал' });
+  });
+
+  it('chooses renditions by lang_order, and a rendition switch stays on the same engine', async () => {
+    const { controller } = setup(makeContext({ langOrder: ['en'] }));
+    await controller.start();
+    engineOptions().onAudioTracks([
+      { index: 0, label: 'Русский', language: 'ru', codec: 'mp4a.40.2', channels: 2 },
+      { index: 1, label: 'English', language: 'en', codec: 'mp4a.40.2', channels: 2 },
+    ]);
+    expect(engine.setAudioTrack).toHaveBeenLastCalledWith(1); // the preferred language first
+    const english = controller.store.get().audio.find((option) => option.label === 'Дубляж · English');
+    const russian = controller.store.get().audio.find((option) => option.label === 'Дубляж · Русский');
+    expect(controller.store.get().audioKey).toBe(english?.key);
+
+    await controller.setAudio(russian?.key ?? '');
+    expect(engine.setAudioTrack).toHaveBeenLastCalledWith(0);
+    expect(attachSourceMock).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('PlayerController progress', () => {
+  afterEach(() => {
+    localStorage.clear();
+    jest.restoreAllMocks();
+  });
+
+  it('saves progress at most every 10 s, never on the first tick, to storage and the API', async () => {
+    let now = 0;
+    jest.spyOn(performance, 'now').mockImplementation(() => now);
+    const api = { time: jest.fn().mockResolvedValue(true), completed: jest.fn().mockResolvedValue(true) };
+    const controller = new PlayerController(makeContext(), BASE, api);
+    const video = document.createElement('video');
+    jest.spyOn(video, 'play').mockResolvedValue(undefined);
+    controller.attach(video);
+    await controller.start();
+    video.dispatchEvent(new Event('playing'));
+    const tick = (seconds: number, at: number) => {
+      now = at;
+      Object.defineProperty(video, 'currentTime', { value: seconds, configurable: true });
+      video.dispatchEvent(new Event('timeupdate'));
+    };
+
+    tick(1, 0);
+    tick(5, 4000);
+    expect(api.time).not.toHaveBeenCalled();
+    tick(11.7, 10_000);
+    expect(api.time).toHaveBeenCalledWith(101, 11);
+    expect(JSON.parse(localStorage.getItem('episodesTimeProgress') ?? '{}')).toEqual({ 101: 11 });
+    tick(15, 15_000);
+    expect(api.time).toHaveBeenCalledTimes(1);
+
+    video.dispatchEvent(new Event('ended'));
+    expect(api.completed).toHaveBeenCalledWith(101);
   });
 });

@@ -1,93 +1,346 @@
 // Intent → controller → engine → media events → state. The UI only calls the intents below and reads `store`.
+import { progressApi, type ApiClient, type ProgressApi } from '../api/client';
+import { DEFAULTS } from '../core/defaults';
 import { Disposer } from '../core/dispose';
-import { Emitter, type PlaybackPhase, type PlayerEvents } from '../core/events';
 import { ErrorCode, playerError, type PlayerError } from '../core/errors';
+import { Emitter, type PlaybackPhase, type PlayerEvents } from '../core/events';
+import * as storage from '../core/storage';
 import { createStore, type Store } from '../core/store';
-import { currentEpisode, type PlayerContext } from '../context';
-import { attachSource, type Engine } from './engine';
-import { resolvePlayback, type MasterSubtitle } from './master';
+import type { EpisodeData, PlayerContext } from '../context';
+import { clampRate, clampVolume } from '../ui/keys';
+import { attachSource, type Engine, type EngineAudioTrack } from './engine';
+import { nextEpisode, sortEpisodes } from './episodes';
+import { AudioBoost } from './gain';
+import { liveState, type LiveState } from './live';
+import { loadMaster, type Master, type MasterSubtitle } from './master';
+import { ProgressThrottle, shouldOfferResume } from './progress';
+import { qualityOptions, type QualityOption } from './quality';
+import { audioOptions, chooseSource, pickRendition, type AudioOption } from './voices';
 
 export interface PlayerState {
   phase: PlaybackPhase;
   started: boolean; // playback was asked for at least once
   buffering: boolean;
-  subtitles: MasterSubtitle[];
   error: PlayerError | null;
+  episodeId: number | null;
+  currentTime: number;
+  duration: number;
+  bufferedEnd: number;
+  volume: number;
+  muted: boolean;
+  rate: number;
+  gain: number; // 1: off
+  quality: QualityOption[];
+  level: number; // the chosen level, -1 for Auto
+  playingLevel: number; // the level on screen (what Auto picked)
+  audio: AudioOption[];
+  audioKey: string | null;
+  subtitles: MasterSubtitle[];
+  subtitle: number; // index in subtitles, -1 for off
+  live: LiveState;
+  resumeAt: number | null; // the 'stopped here' offer (spec §5), null when there is none
+  fullscreen: boolean;
+  pip: boolean;
 }
 
-const INITIAL: PlayerState = { phase: 'idle', started: false, buffering: false, subtitles: [], error: null };
+const NO_LIVE: LiveState = { isLive: false, hasDvr: false, atLiveEdge: false, windowS: 0 };
+
+export function initialState(episodeId: number | null): PlayerState {
+  return {
+    phase: 'idle',
+    started: false,
+    buffering: false,
+    error: null,
+    episodeId,
+    currentTime: 0,
+    duration: 0,
+    bufferedEnd: 0,
+    volume: storage.loadVolume(),
+    muted: storage.loadMuted(),
+    rate: 1,
+    gain: 1,
+    quality: [],
+    level: -1,
+    playingLevel: -1,
+    audio: [],
+    audioKey: null,
+    subtitles: [],
+    subtitle: -1,
+    live: NO_LIVE,
+    resumeAt: null,
+    fullscreen: false,
+    pip: false,
+  };
+}
 
 function isPlayerError(value: unknown): value is PlayerError {
   return typeof value === 'object' && value !== null && 'code' in value && 'category' in value;
 }
 
+function bufferedEnd(video: HTMLVideoElement): number {
+  const { buffered, currentTime } = video;
+  for (let i = 0; i < buffered.length; i += 1) {
+    if (buffered.start(i) <= currentTime + 0.5 && currentTime <= buffered.end(i)) return buffered.end(i);
+  }
+  return currentTime;
+}
+
 export class PlayerController {
   readonly events = new Emitter<PlayerEvents>();
-  readonly store: Store<PlayerState> = createStore(INITIAL);
+  readonly store: Store<PlayerState>;
+  readonly episodes: EpisodeData[];
   private media = new Disposer(); // listeners on the current video element
   private engine: Engine | null = null;
   private loading: AbortController | null = null;
   private video: HTMLVideoElement | null = null;
+  private master: Master | null = null;
+  private source = 0;
+  private tracks: EngineAudioTrack[] = [];
+  private boost: AudioBoost | null = null;
+  private readonly progress: ProgressThrottle;
+  private readonly api: ProgressApi;
+  private startAt: number | null;
+  private placeholder = false; // the not-available clip is on the video element
 
   constructor(
     private readonly context: PlayerContext,
     private readonly base: string = document.baseURI,
-  ) {}
+    api?: ProgressApi,
+  ) {
+    this.episodes = sortEpisodes(context.episodes);
+    this.store = createStore(initialState(context.episodeId));
+    this.startAt = context.timeCode ?? context.episodeTime;
+    this.api = api ?? progressApi(OFFLINE, context.content.id);
+    this.progress = new ProgressThrottle((seconds) => this.saveProgress(seconds));
+    const saved = context.episodeId === null ? null : storage.loadProgress(context.episodeId);
+    const { timeCode, episodeTime } = context;
+    if (shouldOfferResume({ started: false, timeCode: timeCode ?? episodeTime, savedTime: saved })) {
+      this.store.set({ resumeAt: saved });
+    }
+  }
+
+  get episode(): EpisodeData | null {
+    const id = this.store.get().episodeId;
+    return this.episodes.find((episode) => episode.id === id) ?? null;
+  }
+
+  get next(): EpisodeData | null {
+    return nextEpisode(this.episodes, this.store.get().episodeId);
+  }
+
+  get available(): boolean {
+    return this.context.isAvailable;
+  }
+
+  get mediaElement(): HTMLVideoElement | null {
+    return this.video;
+  }
 
   attach(video: HTMLVideoElement): void {
     this.media.dispose();
     this.media = new Disposer();
     this.video = video;
+    this.boost = new AudioBoost(video, this.context.config.baseUrl);
+    const { volume, muted } = this.store.get();
+    video.volume = volume;
+    video.muted = muted;
     const on = this.media.listen.bind(this.media) as Disposer['listen'];
     on(video, 'playing', () => this.setPhase('playing', { buffering: false }));
     on(video, 'pause', () => {
-      if (!video.ended) this.setPhase('paused');
+      if (video.ended) return;
+      this.progress.flush(video.currentTime);
+      if (this.store.get().phase !== 'loading') this.setPhase('paused');
     });
-    on(video, 'ended', () => this.setPhase('ended'));
+    on(video, 'ended', () => this.onEnded());
     on(video, 'waiting', () => this.store.set({ buffering: true }));
     on(video, 'canplay', () => this.store.set({ buffering: false }));
-    on(video, 'timeupdate', () => {
-      this.events.emit('timeProgressChanged', { currentTime: video.currentTime, duration: video.duration || 0 });
-    });
+    on(video, 'durationchange', () => this.store.set({ duration: video.duration, live: liveState(video) }));
+    on(video, 'progress', () => this.store.set({ bufferedEnd: bufferedEnd(video) }));
+    on(video, 'ratechange', () => this.store.set({ rate: video.playbackRate }));
+    on(video, 'volumechange', () => this.store.set({ volume: video.volume, muted: video.muted }));
+    on(video, 'enterpictureinpicture', () => this.store.set({ pip: true }));
+    on(video, 'leavepictureinpicture', () => this.store.set({ pip: false }));
+    on(video, 'timeupdate', () => this.onTime(video));
+    on(window, 'pagehide', () => this.progress.flush(video.currentTime));
+    this.media.add(() => this.boost?.dispose());
   }
 
   /** The start button, or auto_play: load the chosen episode and play it; resume when paused. */
-  async start(): Promise<void> {
+  async start(from?: number): Promise<void> {
     const { phase } = this.store.get();
     if (phase === 'paused' || phase === 'ended') return this.play();
     if (phase !== 'idle' || !this.video) return;
-    const episode = currentEpisode(this.context);
-    this.setPhase('loading', { started: true, error: null });
+    if (from !== undefined) this.startAt = from;
+    else if (this.store.get().resumeAt !== null) this.startAt = this.store.get().resumeAt;
+    this.setPhase('loading', { started: true, error: null, resumeAt: null });
+    if (!this.context.isAvailable) return this.playPlaceholder(this.video);
+    const episode = this.episode;
     if (!episode?.m3u8MasterFilePath) {
       return this.fail(playerError('content', ErrorCode.NO_SOURCE, 'the episode has no media file'));
     }
     const loading = (this.loading = new AbortController());
     try {
-      const playback = await resolvePlayback(episode.m3u8MasterFilePath, this.base, loading.signal);
+      const master = await loadMaster(episode.m3u8MasterFilePath, this.base, loading.signal);
       if (loading.signal.aborted) return;
-      this.store.set({ subtitles: playback.subtitles });
-      this.engine = await attachSource(this.video, playback.src, {
-        assetsPath: this.context.config.widgetAssetsPath,
-        startPosition: this.context.timeCode ?? this.context.episodeTime,
-        onFatal: (error) => this.fail(error),
-      });
-      if (loading.signal.aborted) return this.releaseEngine();
-      await this.play();
+      this.master = master;
+      const favourite = storage.loadFavoriteAudio(this.context.content.id);
+      this.source = chooseSource(master.sources, favourite, this.context.voiceAuthor);
+      this.store.set({ subtitles: master.subtitles, subtitle: -1 });
+      await this.load(this.startAt, loading.signal);
+      if (!loading.signal.aborted) await this.play();
     } catch (error) {
       if (loading.signal.aborted) return;
       this.fail(isPlayerError(error) ? error : playerError('other', ErrorCode.MEDIA_FATAL, String(error)));
     }
   }
 
+  /** The 'stopped here' prompt's second answer: start from the beginning. */
+  startOver(): Promise<void> {
+    this.store.set({ resumeAt: null });
+    return this.start(0);
+  }
+
+  play(): Promise<void> {
+    return this.tryPlay();
+  }
+
   pause(): void {
     this.video?.pause();
   }
 
+  togglePlay(): void {
+    const { phase } = this.store.get();
+    if (phase === 'playing') this.pause();
+    else if (phase === 'idle') void this.start();
+    else if (phase === 'paused' || phase === 'ended') void this.play();
+  }
+
+  seek(seconds: number): void {
+    const video = this.video;
+    if (!video || !this.store.get().started) return;
+    const { live } = this.store.get();
+    const end = live.isLive ? video.seekable.end(video.seekable.length - 1) : video.duration;
+    const start = live.isLive && video.seekable.length ? video.seekable.start(0) : 0;
+    if (!Number.isFinite(end)) return;
+    video.currentTime = Math.min(Math.max(seconds, start), Math.max(end - 0.1, start));
+    this.store.set({ currentTime: video.currentTime });
+  }
+
+  seekBy(delta: number): void {
+    if (this.video) this.seek(this.video.currentTime + delta);
+  }
+
+  /** Seeks to a fraction of the duration (keyboard Home/End/digits). */
+  seekToFraction(fraction: number): void {
+    const { duration } = this.store.get();
+    if (Number.isFinite(duration) && duration > 0) this.seek(duration * fraction);
+  }
+
+  setVolume(volume: number): void {
+    const video = this.video;
+    if (!video) return;
+    video.volume = clampVolume(volume);
+    if (video.volume > 0 && video.muted) video.muted = false;
+    storage.saveVolume(video.volume); // saved only on the viewer's change, never on the player's own (spec §4)
+    storage.saveMuted(video.muted);
+  }
+
+  setMuted(muted: boolean): void {
+    if (!this.video) return;
+    this.video.muted = muted;
+    if (!muted && this.video.volume === 0) this.video.volume = DEFAULTS.defaultVolume;
+    storage.saveMuted(muted);
+  }
+
+  setRate(rate: number): void {
+    if (!this.video) return;
+    const clamped = clampRate(rate);
+    this.video.playbackRate = clamped;
+    this.video.defaultPlaybackRate = clamped; // survives a source change (load() resets playbackRate)
+  }
+
+  setLevel(level: number): void {
+    this.engine?.setLevel(level);
+    this.store.set({ level });
+  }
+
+  setSubtitle(index: number): void {
+    const { subtitles } = this.store.get();
+    this.store.set({ subtitle: index >= 0 && index < subtitles.length ? index : -1 });
+  }
+
+  async setGain(gain: number): Promise<void> {
+    const current = this.tracks.find((track) => `${this.source}:${track.index}` === this.store.get().audioKey);
+    const done = await this.boost?.setGain(gain, current?.channels ?? 2);
+    if (done) this.store.set({ gain });
+  }
+
+  /** An audio menu entry: another rendition of this source, or another source (voice) from the current time. */
+  async setAudio(key: string): Promise<void> {
+    const option = this.store.get().audio.find((candidate) => candidate.key === key);
+    if (!option || !this.video) return;
+    storage.saveFavoriteAudio(this.context.content.id, option.label);
+    if (option.source === this.source) {
+      if (option.track !== null) this.engine?.setAudioTrack(option.track);
+      this.store.set({ audioKey: option.key });
+      return;
+    }
+    const video = this.video;
+    const wasPlaying = !video.paused;
+    const time = video.currentTime;
+    this.source = option.source;
+    this.loading?.abort();
+    const loading = (this.loading = new AbortController());
+    this.store.set({ buffering: true });
+    try {
+      await this.load(time, loading.signal);
+      if (wasPlaying && !loading.signal.aborted) await this.play();
+    } catch (error) {
+      if (!loading.signal.aborted) this.fail(isPlayerError(error) ? error : playerError('other', ErrorCode.MEDIA_FATAL, String(error)));
+    }
+  }
+
+  /**
+   * Another episode (menus, next-episode card, auto-advance). Refused when the content is not available (spec §4).
+   * It plays when the viewer chose it or when playback had started.
+   */
+  async selectEpisode(id: number, play = true): Promise<boolean> {
+    const episode = this.episodes.find((candidate) => candidate.id === id);
+    if (!episode || !this.context.isAvailable) return false;
+    const wasStarted = this.store.get().started;
+    this.progress.flush(this.video?.currentTime ?? 0);
+    this.stopPlayback();
+    this.progress.reset();
+    const saved = storage.loadProgress(id);
+    const resume = saved !== null && episode.duration && saved < episode.duration * 0.95 ? saved : null;
+    this.startAt = resume;
+    const { phase: _idle, ...fresh } = initialState(id);
+    this.setPhase('idle', { ...fresh, volume: this.store.get().volume, muted: this.store.get().muted });
+    this.events.emit('episodeChanged', { episode });
+    if (play || wasStarted) await this.start();
+    return true;
+  }
+
+  async playNext(): Promise<boolean> {
+    const next = this.next;
+    return next ? this.selectEpisode(next.id) : false;
+  }
+
+  /** Records fullscreen; `announce` tells the parent page (pseudo fullscreen: it has to stretch the frame). */
+  setFullscreen(fullscreen: boolean, announce = true): void {
+    if (this.store.get().fullscreen === fullscreen) return;
+    this.store.set({ fullscreen });
+    if (announce) this.events.emit(fullscreen ? 'enterFullScreen' : 'exitFullScreen', {});
+  }
+
   /** The error screen's reload button: back to the start overlay, nothing left behind. */
   reset(): void {
-    this.loading?.abort();
-    this.releaseEngine();
-    this.setPhase('idle', INITIAL);
+    this.stopPlayback();
+    this.progress.reset();
+    this.startAt = null;
+    const { volume, muted, episodeId } = this.store.get();
+    const { phase: _idle, ...fresh } = initialState(episodeId);
+    this.setPhase('idle', { ...fresh, volume, muted, resumeAt: null });
   }
 
   dispose(): void {
@@ -97,15 +350,95 @@ export class PlayerController {
     this.video = null;
   }
 
-  private async play(): Promise<void> {
+  private async load(startAt: number | null, signal: AbortSignal): Promise<void> {
+    const video = this.video;
+    const master = this.master;
+    if (!video || !master) return;
+    this.releaseEngine();
+    this.tracks = [];
+    const engine = await attachSource(video, master.sources[this.source].link, {
+      assetsPath: this.context.config.widgetAssetsPath,
+      startPosition: startAt,
+      onFatal: (error) => this.fail(error),
+      onLevels: (levels) => this.store.set({ quality: qualityOptions(levels), level: -1 }),
+      onLevelSwitched: (index) => this.store.set({ playingLevel: index }),
+      onAudioTracks: (tracks) => this.onAudioTracks(tracks),
+      onAudioSwitched: (index) => this.store.set({ audioKey: this.keyOf(index) }),
+    });
+    if (signal.aborted) {
+      engine.dispose();
+      return;
+    }
+    this.engine = engine;
+    this.refreshAudioOptions();
+  }
+
+  private keyOf(track: number): string {
+    return this.tracks.length > 1 ? `${this.source}:${track}` : String(this.source);
+  }
+
+  private onAudioTracks(tracks: EngineAudioTrack[]): void {
+    const favourite = storage.loadFavoriteAudio(this.context.content.id);
+    const { ordered, chosen } = pickRendition(tracks, this.context.langOrder, favourite, this.context.voiceAuthor);
+    this.tracks = ordered;
+    this.refreshAudioOptions();
+    if (chosen) {
+      this.engine?.setAudioTrack(chosen.index);
+      this.store.set({ audioKey: this.keyOf(chosen.index) });
+    }
+  }
+
+  private refreshAudioOptions(): void {
+    if (!this.master) return;
+    const audio = audioOptions(this.master.sources, this.source, this.tracks);
+    const current = audio.find((option) => option.source === this.source)?.key ?? null;
+    this.store.set({ audio, audioKey: this.store.get().audioKey ?? current });
+  }
+
+  private onTime(video: HTMLVideoElement): void {
+    const currentTime = video.currentTime;
+    const duration = video.duration || 0;
+    this.store.set({ currentTime, live: liveState(video), bufferedEnd: bufferedEnd(video) });
+    if (this.context.isAvailable && this.store.get().phase === 'playing') this.progress.tick(currentTime);
+    this.events.emit('timeProgressChanged', { currentTime, duration });
+  }
+
+  private onEnded(): void {
+    if (!this.context.isAvailable) {
+      return this.fail(playerError('content', ErrorCode.BLOCKED, 'not available in this region', { fatal: true }));
+    }
+    const episode = this.episode;
+    if (episode) {
+      this.progress.flush(episode.duration ?? this.video?.currentTime ?? 0);
+      void this.api.completed(episode.id);
+    }
+    this.setPhase('ended');
+    if (this.next) void this.playNext(); // spec §4: on ended the next episode is selected automatically
+  }
+
+  private saveProgress(seconds: number): void {
+    const id = this.store.get().episodeId;
+    if (id === null) return;
+    storage.saveProgress(id, seconds);
+    void this.api.time(id, seconds);
+  }
+
+  /** Not available here (spec §4): the tiny placeholder clip plays, and its end raises the blocked error. */
+  private async playPlaceholder(video: HTMLVideoElement): Promise<void> {
+    this.placeholder = true;
+    video.src = this.context.config.placeholderUrl;
+    await this.play();
+  }
+
+  private async tryPlay(): Promise<void> {
     const video = this.video;
     if (!video) return;
     try {
       await video.play();
     } catch (error) {
       if (error instanceof DOMException && error.name === 'NotAllowedError' && !video.muted) {
-        video.muted = true; // autoplay policy: a muted start is allowed where a loud one is not
-        return this.play();
+        video.muted = true; // autoplay policy: a muted start is allowed where a loud one is not (not saved)
+        return this.tryPlay();
       }
       if (error instanceof DOMException && error.name === 'AbortError') return; // superseded by a newer load
       this.fail(playerError('media', ErrorCode.PLAY_FAILED, `play() refused: ${String(error)}`));
@@ -114,9 +447,20 @@ export class PlayerController {
 
   private fail(error: PlayerError): void {
     console.error(`player: ${error.code} (${error.id}): ${error.message}`);
-    this.releaseEngine();
+    this.stopPlayback();
     this.setPhase('error', { error, buffering: false });
     this.events.emit('error', { error });
+  }
+
+  private stopPlayback(): void {
+    this.loading?.abort();
+    this.loading = null;
+    this.releaseEngine();
+    if (this.placeholder && this.video) {
+      this.video.removeAttribute('src');
+      this.video.load();
+    }
+    this.placeholder = false;
   }
 
   private releaseEngine(): void {
@@ -130,3 +474,6 @@ export class PlayerController {
     if (changed) this.events.emit('phaseChanged', { phase });
   }
 }
+
+/** The client of a controller built without one (tests, previews): nothing leaves the page. */
+const OFFLINE: ApiClient = { send: () => Promise.resolve(false) };

@@ -1,19 +1,40 @@
 // The engine adapter: hls.js (a lazy chunk) where Media Source Extensions exist, native HLS otherwise.
+// It reports tracks and failures through callbacks and takes track choices; it never touches the UI.
 import type Hls from 'hls.js';
-import type { ErrorData } from 'hls.js';
+import type { ErrorData, HlsConfig, MediaPlaylist } from 'hls.js';
+import { HLS_CONFIG } from '../core/defaults';
 import { ErrorCode, playerError, type PlayerError } from '../core/errors';
+import type { LevelInfo } from './quality';
 
 declare const __HLS_WORKER__: string; // the hashed name of hls.js's worker, set by the build
 
+/** An audio rendition of the loaded stream, as the audio rules (player/audio.ts) see it. */
+export interface EngineAudioTrack {
+  index: number;
+  label: string;
+  language: string;
+  codec: string | null;
+  channels: number;
+}
+
+export interface EngineCallbacks {
+  onFatal(error: PlayerError): void;
+  onLevels(levels: LevelInfo[]): void;
+  onLevelSwitched(index: number): void;
+  onAudioTracks(tracks: EngineAudioTrack[]): void;
+  onAudioSwitched(index: number): void;
+}
+
 export interface Engine {
   readonly kind: 'hls.js' | 'native';
+  setLevel(index: number): void; // -1: automatic
+  setAudioTrack(index: number): void;
   dispose(): void;
 }
 
-export interface EngineOptions {
+export interface EngineOptions extends EngineCallbacks {
   assetsPath: string; // where the lazy chunks and the worker are served (the widget-assets path)
   startPosition: number | null;
-  onFatal(error: PlayerError): void;
 }
 
 type HlsModule = typeof import('hls.js');
@@ -46,32 +67,109 @@ export async function attachSource(video: HTMLVideoElement, src: string, options
   throw playerError('media', ErrorCode.NO_ENGINE, 'neither MSE nor native HLS is available');
 }
 
+function audioTrackOf(track: MediaPlaylist, index: number): EngineAudioTrack {
+  return {
+    index,
+    label: track.name || track.lang || `#${index + 1}`,
+    language: track.lang ?? '',
+    codec: track.audioCodec ?? null,
+    channels: Number.parseInt(track.channels ?? '2', 10) || 2,
+  };
+}
+
+/** A fatal hls.js error in the error catalogue's terms: a 404 is 'content not available', the rest generic. */
+export function fatalError(data: ErrorData): PlayerError {
+  const status = data.response?.code;
+  if (status === 404 || status === 410) {
+    return playerError('content', ErrorCode.HTTP_404, `hls.js ${data.details}: HTTP ${status}`, { address: data.url });
+  }
+  const category = data.type === 'networkError' ? 'network' : 'media';
+  return playerError(category, ErrorCode.MEDIA_FATAL, `hls.js ${data.type}: ${data.details}`, { address: data.url });
+}
+
 function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, options: EngineOptions): Engine {
-  const hls = new HlsClass({
+  const config: Partial<HlsConfig> = {
+    ...HLS_CONFIG,
     workerPath: options.assetsPath + __HLS_WORKER__,
     startPosition: options.startPosition ?? -1,
-  });
-  hls.on(HlsClass.Events.ERROR, (_event, data: ErrorData) => {
+  };
+  const hls = new HlsClass(config);
+  const { Events } = HlsClass;
+  let mediaRecoveries = 0;
+  hls.on(Events.ERROR, (_event, data: ErrorData) => {
     if (!data.fatal) return;
-    options.onFatal(
-      playerError('media', ErrorCode.MEDIA_FATAL, `hls.js ${data.type}: ${data.details}`, { address: data.url }),
-    );
+    // hls.js's documented recovery: a fatal media error is retried in place once before it is given up.
+    if (data.type === HlsClass.ErrorTypes.MEDIA_ERROR && mediaRecoveries < 1) {
+      mediaRecoveries += 1;
+      hls.recoverMediaError();
+      return;
+    }
+    options.onFatal(fatalError(data));
   });
+  hls.on(Events.MANIFEST_PARSED, (_event, data) => {
+    options.onLevels(data.levels.map((level, index) => ({ index, height: level.height, bitrate: level.bitrate })));
+  });
+  hls.on(Events.LEVEL_SWITCHED, (_event, data) => options.onLevelSwitched(data.level));
+  hls.on(Events.AUDIO_TRACKS_UPDATED, (_event, data) => options.onAudioTracks(data.audioTracks.map(audioTrackOf)));
+  hls.on(Events.AUDIO_TRACK_SWITCHED, (_event, data) => options.onAudioSwitched(data.id));
   hls.loadSource(src);
   hls.attachMedia(video);
-  return { kind: 'hls.js', dispose: () => hls.destroy() };
+  return {
+    kind: 'hls.js',
+    setLevel(index) {
+      hls.currentLevel = index; // an explicit choice switches now; -1 hands the choice back to the ABR
+    },
+    setAudioTrack(index) {
+      if (index >= 0 && index < hls.audioTracks.length) hls.audioTrack = index;
+    },
+    dispose: () => hls.destroy(),
+  };
+}
+
+interface NativeAudioTrack {
+  enabled: boolean;
+  label: string;
+  language: string;
+}
+
+function nativeAudioTracks(video: HTMLVideoElement): NativeAudioTrack[] {
+  const list = (video as unknown as { audioTracks?: ArrayLike<NativeAudioTrack> }).audioTracks;
+  return list ? Array.from(list) : [];
 }
 
 function attachNative(video: HTMLVideoElement, src: string, options: EngineOptions): Engine {
-  const seek = () => {
+  const onMetadata = () => {
     if (options.startPosition) video.currentTime = options.startPosition;
+    const tracks = nativeAudioTracks(video);
+    options.onAudioTracks(
+      tracks.map((track, index) => ({
+        index,
+        label: track.label || track.language || `#${index + 1}`,
+        language: track.language,
+        codec: null,
+        channels: 2,
+      })),
+    );
+    const enabled = tracks.findIndex((track) => track.enabled);
+    if (enabled >= 0) options.onAudioSwitched(enabled);
   };
-  video.addEventListener('loadedmetadata', seek, { once: true });
+  const onError = () => {
+    const code = video.error?.code ?? 0;
+    options.onFatal(playerError('media', ErrorCode.MEDIA_FATAL, `native HLS: media error ${code}`, { address: src }));
+  };
+  video.addEventListener('loadedmetadata', onMetadata, { once: true });
+  video.addEventListener('error', onError);
   video.src = src;
   return {
     kind: 'native',
+    setLevel: () => undefined, // Safari's own ABR: no manual quality on native HLS
+    setAudioTrack(index) {
+      nativeAudioTracks(video).forEach((track, i) => (track.enabled = i === index));
+      options.onAudioSwitched(index);
+    },
     dispose() {
-      video.removeEventListener('loadedmetadata', seek);
+      video.removeEventListener('loadedmetadata', onMetadata);
+      video.removeEventListener('error', onError);
       video.removeAttribute('src');
       video.load();
     },

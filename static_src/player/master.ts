@@ -63,10 +63,10 @@ export function defaultSource(master: Master): MasterSource | null {
   return master.sources.find((s) => s.isDefault) ?? master.sources[0] ?? null;
 }
 
-/** The episode's m3u8MasterFilePath to a playable address: through the master JSON when it is one. */
-export async function resolvePlayback(path: string, base: string, signal?: AbortSignal): Promise<Playback> {
+/** The episode's m3u8MasterFilePath as a master: read from the master JSON when it is one, else one plain source. */
+export async function loadMaster(path: string, base: string, signal?: AbortSignal): Promise<Master> {
   const address = new URL(path, base).href;
-  if (!address.includes('.json')) return { src: address, subtitles: [] };
+  if (!address.includes('.json')) return { sources: [{ label: '', link: address, isDefault: true }], subtitles: [] };
   let json: unknown;
   try {
     const response = await fetch(address, { signal, credentials: 'omit' });
@@ -77,7 +77,12 @@ export async function resolvePlayback(path: string, base: string, signal?: Abort
     throw playerError('network', ErrorCode.MASTER_LOAD_FAILED, `master JSON: ${String(error)}`, { address });
   }
   const master = parseMaster(json, address);
-  const source = defaultSource(master);
-  if (!source) throw playerError('content', ErrorCode.NO_SOURCE, 'master JSON has no source', { address });
-  return { src: source.link, subtitles: master.subtitles };
+  if (!defaultSource(master)) throw playerError('content', ErrorCode.NO_SOURCE, 'master JSON has no source', { address });
+  return master;
+}
+
+/** The episode's m3u8MasterFilePath to a playable address: through the master JSON when it is one. */
+export async function resolvePlayback(path: string, base: string, signal?: AbortSignal): Promise<Playback> {
+  const master = await loadMaster(path, base, signal);
+  return { src: (defaultSource(master) as MasterSource).link, subtitles: master.subtitles };
 }

@@ -58,6 +58,7 @@ export function makeContext(overrides: Partial<PlayerContext> = {}): PlayerConte
       fullscreenMode: 'native',
       sentryProject: '',
       widgetAssetsPath: '/static/dist/',
+      placeholderUrl: '/clips/not-available.mp4',
     },
     ...overrides,
   };

@@ -73,7 +73,7 @@ describe('Player', () => {
 
     act(() => controller.store.set({ phase: 'paused' }));
     expect(container.dataset.state).toBe('paused');
-    expect(screen.getByRole('button', { name: 'Смотреть: Брат' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Воспроизвести: Брат' })).toBeTruthy(); // the overlay comes back
   });
 
   it('names the address on a master load error, with no reload button', () => {
@@ -88,7 +88,9 @@ describe('Player', () => {
     );
 
     expect(container.dataset.state).toBe('error');
-    expect(screen.getByRole('alert').textContent).toBe(`Ошибка в загрузке: ${address}`);
+    const alert = screen.getByRole('alert');
+    expect(alert.querySelector('.player__error-text')?.textContent).toBe(`Ошибка в загрузке: ${address}`);
+    expect(alert.querySelector('.player__error-id')?.textContent).toMatch(/^Идентификатор ошибки: [0-9a-f]{16}$/);
     expect(screen.queryByRole('button', { name: 'Перезагрузить страницу' })).toBeNull();
   });
 
@@ -105,4 +107,105 @@ describe('Player', () => {
     expect(screen.queryByRole('alert')).toBeNull(); // the real reset() brought the start overlay back
     expect(screen.getByRole('button', { name: 'Смотреть: Брат' })).toBeTruthy();
   });
+
+  it.each([
+    [ErrorCode.HTTP_404, 'Контент не доступен'],
+    [
+      ErrorCode.BLOCKED,
+      'Извините, данный контент недоступен в вашей стране. Если вы используете VPN, мы рекомендуем отключить его или сменить страну.',
+    ],
+  ])('shows the spec text for %s, with the id and no reload button', (code, text) => {
+    const { controller } = renderPlayer();
+    act(() => controller.store.set({ phase: 'error', error: playerError('content', code, 'x') }));
+    expect(screen.getByRole('alert').querySelector('.player__error-text')?.textContent).toBe(text);
+    expect(screen.queryByRole('button', { name: 'Перезагрузить страницу' })).toBeNull();
+  });
 });
+
+describe('Player menus and popups', () => {
+  const series = () => {
+    const episodes = [1, 2, 3].map((order) =>
+      makeEpisode({ id: 200 + order, order, title: `Серия ${order}`, season: { id: 9, order: 1 } }),
+    );
+    return makeContext({ content: makeContent({ hasMultipleEpisodes: true }), episodes, episodeId: 201, seasons: [{ id: 9, order: 1, title: null }] });
+  };
+
+  function playing(context = makeContext()) {
+    const rendered = renderPlayer(context);
+    act(() => rendered.controller.store.set({ phase: 'playing', started: true }));
+    return rendered;
+  }
+
+  it('opens one menu at a time; back returns to main; Escape and close shut it', () => {
+    const { container } = playing(series());
+    fireEvent.click(screen.getByRole('button', { name: 'Настройки' }));
+    expect(screen.getByRole('menu', { name: 'Настройки' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('menuitem', { name: /Скорость/ }));
+    expect(screen.getAllByRole('menu')).toHaveLength(1);
+    const rates = screen.getAllByRole('menuitemradio').map((item) => item.textContent);
+    expect(rates).toEqual(['0.25×', '0.5×', '0.75×', 'Обычная', '1.25×', '1.5×', '1.75×', '2×']);
+    expect(screen.getByRole('menuitemradio', { name: 'Обычная' }).getAttribute('aria-checked')).toBe('true');
+
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Скорость' })); // the back button carries the menu's name
+    expect(screen.getByRole('menu', { name: 'Настройки' })).toBeTruthy();
+
+    fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Серии' }));
+    expect(container.querySelector('[data-menu="episodes"]')).not.toBeNull();
+    expect(screen.getAllByRole('menuitemradio').map((item) => item.textContent)).toEqual(['1. Серия 1', '2. Серия 2', '3. Серия 3']);
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Закрыть' }));
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('sends the chosen episode to the controller and closes the menu', () => {
+    const { controller } = playing(series());
+    const select = jest.spyOn(controller, 'selectEpisode').mockResolvedValue(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Серии' }));
+    fireEvent.click(screen.getByRole('menuitemradio', { name: '3. Серия 3' }));
+    expect(select).toHaveBeenCalledWith(203);
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('offers sharing only when the context enables it', () => {
+    playing(makeContext({ isEnabledShare: false }));
+    expect(screen.queryByRole('button', { name: 'Поделиться' })).toBeNull();
+  });
+
+  it('opens the share popup with the five services', () => {
+    playing(makeContext({ isEnabledShare: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Поделиться' }));
+    const dialog = screen.getByRole('dialog', { name: 'Поделиться' });
+    const links = Array.from(dialog.querySelectorAll('a')).map((link) => [link.textContent, link.rel, link.target]);
+    expect(links).toEqual(
+      ['Telegram', 'WhatsApp', 'Facebook', 'X', 'VK'].map((name) => [name, 'noopener noreferrer', '_blank']),
+    );
+  });
+
+  it("offers the 'stopped here' prompt from the saved progress and starts over from 0", () => {
+    localStorage.setItem('episodesTimeProgress', JSON.stringify({ 101: 125 }));
+    try {
+      const { start } = renderPlayer();
+      expect(screen.getByText('Вы остановились на 0:02:05')).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Продолжить' }));
+      expect(start).toHaveBeenLastCalledWith(125);
+      fireEvent.click(screen.getByRole('button', { name: 'Начать сначала' }));
+      expect(start).toHaveBeenLastCalledWith(0);
+    } finally {
+      localStorage.clear();
+    }
+  });
+
+  it('shows the next-episode card over the last seconds of an episode', () => {
+    const { controller } = playing(series());
+    act(() => controller.store.set({ duration: 60, currentTime: 40 }));
+    expect(screen.queryByRole('region', { name: 'Следующая серия' })).toBeNull();
+    act(() => controller.store.set({ currentTime: 52 }));
+    const playNext = jest.spyOn(controller, 'playNext').mockResolvedValue(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Смотреть следующую серию' }));
+    expect(playNext).toHaveBeenCalledTimes(1);
+  });
+});
+

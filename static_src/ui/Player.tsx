@@ -1,11 +1,18 @@
 // The player island. It renders the same structure as the server's shell (templates/player/player.html),
-// so mounting over it changes nothing on screen; from then on it reads the store and sends intents.
-import { useLayoutEffect, useRef } from 'react';
-import { currentEpisode, type PlayerContext } from '../context';
+// so mounting over it changes nothing on screen; from then on it reads the stores and sends intents.
+import { useLayoutEffect, useMemo, useState } from 'react';
 import { useStore } from '../core/store';
+import type { PlayerContext } from '../context';
 import { t } from '../i18n';
 import type { PlayerController } from '../player/controller';
+import { Controls } from './Controls';
 import { ErrorScreen } from './ErrorScreen';
+import { Menus } from './Menus';
+import { Captions, NextEpisodeCard, ResumePrompt } from './Overlays';
+import { SharePopup } from './SharePopup';
+import { UiController } from './uiState';
+import { useGestures, useIdleControls, useKeyboard, useLayout } from './useInteraction';
+import { usePlatform } from './usePlatform';
 
 interface Props {
   context: PlayerContext;
@@ -14,36 +21,47 @@ interface Props {
 }
 
 const PLAY_ICON = 'M8 5.14v13.72a1 1 0 0 0 1.5.86l11-6.86a1 1 0 0 0 0-1.72l-11-6.86A1 1 0 0 0 8 5.14z';
+const NEXT_CARD_LEAD_S = 10; // the next-episode card shows over an episode's last 10 s and at its end
 
 export function Player({ context, controller, container }: Props) {
   const state = useStore(controller.store);
-  const videoRef = useRef<HTMLVideoElement>(null);
+  const ui = useMemo(() => new UiController(), []);
+  const uiState = useStore(ui.store);
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const { content } = context;
-  const episode = currentEpisode(context);
+  const episode = controller.episode;
+  const next = controller.next;
+  const layout = useLayout(container);
+  const platform = usePlatform(controller, context, container, video);
 
   useLayoutEffect(() => {
-    if (videoRef.current) controller.attach(videoRef.current);
-  }, [controller]);
+    if (video) controller.attach(video);
+  }, [controller, video]);
+  useLayoutEffect(() => () => ui.dispose(), [ui]);
+
+  const menuOpen = uiState.menu !== null || uiState.shareOpen;
+  useIdleControls(controller, ui, container, menuOpen);
+  useKeyboard(controller, ui, platform);
+  const onTap = useGestures(controller, ui, platform, layout === 'mobile');
 
   useLayoutEffect(() => {
-    // `container` is the DOM node React mounts into, outside the tree: writing its attribute is this effect's job.
-    // eslint-disable-next-line react-hooks/immutability
+    // `container` is the DOM node React mounts into, outside the tree: writing its attributes is this effect's job.
+    /* eslint-disable react-hooks/immutability */
     container.dataset.state = state.phase; // the stylesheet keys the overlays off the container's state
-  }, [container, state.phase]);
+    container.dataset.layout = layout;
+    container.dataset.controls = uiState.controlsVisible || menuOpen ? 'visible' : 'hidden';
+    container.dataset.fullscreen = state.fullscreen ? 'on' : 'off';
+    /* eslint-enable react-hooks/immutability */
+  }, [container, state.phase, layout, uiState.controlsVisible, menuOpen, state.fullscreen]);
 
   const showStart = state.phase === 'idle' || state.phase === 'paused';
-  const busy = state.phase === 'loading' || state.buffering;
+  const busy = state.phase === 'loading' || (state.buffering && state.phase !== 'paused');
+  const live = state.phase !== 'idle' && state.phase !== 'loading' && state.phase !== 'error';
+  const season = episode?.season ?? null;
 
   return (
     <>
-      <video
-        ref={videoRef}
-        className="player__video"
-        playsInline
-        preload="none"
-        controls={state.started && state.phase !== 'error'}
-        aria-label={content.title}
-      >
+      <video ref={setVideo} className="player__video" playsInline preload="none" crossOrigin="anonymous" aria-label={content.title}>
         {state.subtitles.map((track) => (
           <track key={track.src} kind="subtitles" src={track.src} srcLang={track.language} label={track.label} />
         ))}
@@ -60,12 +78,19 @@ export function Player({ context, controller, container }: Props) {
           </p>
         )}
       </div>
+      {live && <div className="player__surface" onPointerUp={onTap} aria-hidden="true" />}
+      <Captions controller={controller} ui={ui} />
+      {uiState.seekFlash !== null && (
+        <div className={`player__flash player__flash--${uiState.seekFlash < 0 ? 'left' : 'right'}`} aria-hidden="true">
+          {t('seeked', { sign: uiState.seekFlash < 0 ? '−' : '+', n: Math.abs(uiState.seekFlash) })}
+        </div>
+      )}
       {showStart && (
         <button
           className="player__start"
           type="button"
           data-player-start
-          aria-label={`${t('start')}: ${content.title}`}
+          aria-label={`${state.phase === 'paused' ? t('play') : t('start')}: ${content.title}`}
           onClick={() => void controller.start()}
         >
           <svg className="player__start-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
@@ -73,8 +98,31 @@ export function Player({ context, controller, container }: Props) {
           </svg>
         </button>
       )}
+      <ResumePrompt controller={controller} />
       {busy && <div className="player__spinner" role="status" aria-label={t('loading')} />}
+      {live && (
+        <Controls
+          controller={controller}
+          ui={ui}
+          platform={platform}
+          shareEnabled={context.isEnabledShare}
+          hasEpisodes={controller.episodes.length > 1}
+        />
+      )}
+      {live && <Menus controller={controller} ui={ui} seasons={context.seasons} />}
+      {live && uiState.shareOpen && context.isEnabledShare && (
+        <SharePopup
+          title={content.title}
+          position={season && episode ? { season: season.order, episode: episode.order } : null}
+          currentTime={state.currentTime}
+          onClose={() => ui.setShareOpen(false)}
+        />
+      )}
+      {next && context.isAvailable && state.started && (
+        <NextEpisodeCard controller={controller} next={next} leadS={NEXT_CARD_LEAD_S} />
+      )}
       {state.error && <ErrorScreen error={state.error} onReset={() => controller.reset()} />}
     </>
   );
 }
+

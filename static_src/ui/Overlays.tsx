@@ -1,0 +1,86 @@
+// The small overlays: the 'stopped here' prompt (spec §5), the next-episode card (spec §4), the caption text.
+import { useEffect, useState } from 'react';
+import { useStore } from '../core/store';
+import type { EpisodeData } from '../context';
+import { t } from '../i18n';
+import type { PlayerController } from '../player/controller';
+import { formatTime } from '../player/format';
+import { Icon } from './icons';
+import type { UiController } from './uiState';
+
+export function ResumePrompt({ controller }: { controller: PlayerController }) {
+  const { resumeAt, started } = useStore(controller.store);
+  if (resumeAt === null || started) return null;
+  return (
+    <div className="player__resume" role="region" aria-label={t('resumePrompt', { time: formatTime(resumeAt) })}>
+      <p className="player__resume-text">{t('resumePrompt', { time: formatTime(resumeAt) })}</p>
+      <button type="button" className="player__pill player__pill--primary" onClick={() => void controller.start(resumeAt)}>
+        {t('resumeContinue')}
+      </button>
+      <button type="button" className="player__pill" onClick={() => void controller.startOver()}>
+        {t('resumeStartOver')}
+      </button>
+    </div>
+  );
+}
+
+/** Shown over the last seconds of an episode and at its end, when a next episode exists. */
+export function NextEpisodeCard({ controller, next, leadS }: { controller: PlayerController; next: EpisodeData; leadS: number }) {
+  const { currentTime, duration, phase } = useStore(controller.store);
+  const near = phase === 'ended' || (duration > leadS * 2 && duration - currentTime <= leadS && phase !== 'idle');
+  if (!near) return null;
+  return (
+    <div className="player__next" role="region" aria-label={t('nextEpisode')}>
+      <span className="player__next-label">{t('nextEpisode')}</span>
+      <span className="player__next-title">
+        {next.season ? t('seasonEpisode', { season: next.season.order, episode: next.order, title: next.title }) : next.title}
+      </span>
+      <button type="button" className="player__pill player__pill--primary" onClick={() => void controller.playNext()}>
+        <Icon name="next" />
+        <span>{t('playNext')}</span>
+      </button>
+    </div>
+  );
+}
+
+/** The active cues of the chosen subtitle track, drawn as text (never HTML) in the viewer's caption style. */
+export function Captions({ controller, ui }: { controller: PlayerController; ui: UiController }) {
+  const { subtitle, subtitles } = useStore(controller.store);
+  const { captionStyle, captionSample } = useStore(ui.store);
+  const [cues, setCues] = useState<{ src: string; lines: string[] }>({ src: '', lines: [] });
+  const video = controller.mediaElement;
+  const src = subtitles[subtitle]?.src ?? '';
+
+  useEffect(() => {
+    if (!video) return;
+    const tracks = Array.from(video.textTracks);
+    const element = src ? Array.from(video.querySelectorAll('track')).find((candidate) => candidate.src === src) : null;
+    const chosen = element?.track ?? null;
+    for (const track of tracks) track.mode = track === chosen ? 'hidden' : 'disabled'; // drawn below, not by the browser
+    if (!chosen) return;
+    // Turning a track on makes the browser load it and fire cuechange: no need to read the cues here.
+    const update = () => {
+      const active = Array.from(chosen.activeCues ?? []) as VTTCue[];
+      setCues({ src, lines: active.flatMap((cue) => cue.text.replace(/<[^>]+>/g, '').split('\n')) });
+    };
+    chosen.addEventListener('cuechange', update);
+    return () => chosen.removeEventListener('cuechange', update);
+  }, [video, src]);
+
+  const lines = src && cues.src === src ? cues.lines : [];
+  const shown = captionSample && lines.length === 0 ? [t('captionSample')] : lines;
+  if (shown.length === 0) return null;
+  return (
+    <div
+      className={`player__captions player__captions--${captionStyle.color} player__captions--bg-${captionStyle.background}`}
+      style={{ '--caption-scale': captionStyle.size } as React.CSSProperties}
+      aria-live="off"
+    >
+      {shown.map((line, index) => (
+        <span key={index} className="player__caption-line">
+          {line}
+        </span>
+      ))}
+    </div>
+  );
+}
