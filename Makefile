@@ -1,5 +1,5 @@
 # The two commands of the README's Quick start, and a few shortcuts.
-.PHONY: start test setup build
+.PHONY: start test setup build bench
 
 start:  ## set everything up and serve the demo on http://127.0.0.1:5000 (PORT=… changes it)
 	bin/start
@@ -12,3 +12,6 @@ setup:
 
 build:
 	npm run build
+
+bench:  ## measure the player against a static page and a bare hls.js page in Chromium (ARGS="--rounds 3")
+	bin/bench $(ARGS)

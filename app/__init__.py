@@ -51,7 +51,7 @@ def _init_sentry(app: Flask) -> None:
 
 def _init_extensions(app: Flask) -> None:
     from app import models  # noqa: F401 - registers the tables on db.metadata
-    from app.extensions import api, cache, db, jwt, migrate
+    from app.extensions import api, cache, compress, db, jwt, migrate
     from app.services.assets import Manifest
 
     db.init_app(app)
@@ -59,10 +59,12 @@ def _init_extensions(app: Flask) -> None:
     jwt.init_app(app)
     cache.init_app(app)
     api.init_app(app)
+    compress.init_app(app)  # brotli or gzip for text responses only (app/extensions.py)
     app.extensions["assets_manifest"] = Manifest(app.config["ASSETS_DIR"], app.config["WIDGET_ASSETS_PATH"])
 
 
 def _register_blueprints(app: Flask) -> None:
+    from app.api.activity import blp as activity_api
     from app.api.catalogue import blp as catalogue_api
     from app.cli import demo_cli
     from app.errors import register_error_handlers
@@ -71,6 +73,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.player.views import bp as player_bp
 
     api.register_blueprint(catalogue_api)
+    api.register_blueprint(activity_api)
     app.register_blueprint(player_bp)
     register_static(app)
     app.cli.add_command(demo_cli)

@@ -1,5 +1,6 @@
 """Models, one module per domain. Importing this package registers every table on ``db.metadata``."""
 
+from app.models.activity import WatchProgress
 from app.models.catalogue import (
     AvailabilityRule,
     Content,
@@ -11,4 +12,14 @@ from app.models.catalogue import (
     Season,
 )
 
-__all__ = ["AvailabilityRule", "Content", "ContentType", "Country", "Episode", "Language", "RuleKind", "Season"]
+__all__ = [
+    "AvailabilityRule",
+    "Content",
+    "ContentType",
+    "Country",
+    "Episode",
+    "Language",
+    "RuleKind",
+    "Season",
+    "WatchProgress",
+]

@@ -39,7 +39,8 @@ def asset(filename: str) -> Response:
 @assets_bp.get("/processing/down-mix-processor.js")
 def down_mix_worklet() -> Response:
     """The audio worklet (spec §7) has a fixed address, so it is cached for a day, not a year."""
-    return send_from_directory(Path(current_app.config["ASSETS_DIR"]) / "processing", "down-mix-processor.js", max_age=86_400)
+    folder = Path(current_app.config["ASSETS_DIR"]) / "processing"
+    return send_from_directory(folder, "down-mix-processor.js", max_age=86_400)
 
 
 @assets_bp.get("/clips/<path:filename>")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Blueprint, current_app, g, render_template, request
+from flask import Blueprint, current_app, g, render_template, request, url_for
 from sqlalchemy import select
+from werkzeug.wrappers import Response
 
 from app import texts
 from app.errors import error_screen
@@ -15,7 +16,8 @@ from app.models import Content
 from app.services.availability import Verdict, domain_of
 from app.services.params import InvalidMovieId, MissingMovieId, parse_player_params
 from app.services.player_context import Viewer, resolve_player_context
-from app.viewer import viewer_country
+from app.services.progress import completed_episode_ids
+from app.viewer import viewer_country, viewer_key_from_cookie
 
 bp = Blueprint("player", __name__)
 
@@ -29,6 +31,7 @@ def runtime_config() -> dict[str, Any]:
         "fullscreenMode": config["FULLSCREEN_MODE"],
         "sentryProject": config["SENTRY_PROJECT"],
         "widgetAssetsPath": config["WIDGET_ASSETS_PATH"],
+        "placeholderUrl": url_for("assets.clip", filename="not-available.mp4"),
     }
 
 
@@ -47,15 +50,27 @@ def player() -> Any:
     except InvalidMovieId:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
 
-    viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer))
+    key = viewer_key_from_cookie()
+    completed = completed_episode_ids(key, params.movie_id) if key else frozenset()
+    viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer), completed=completed)
     context = resolve_player_context(params, viewer, runtime_config())
     if context is None:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
     if context.verdict is Verdict.BLOCKED_COUNTRY:
-        return error_screen(texts.BLOCKED_IN_COUNTRY, 451, context=context.data)
+        # Spec §4: the player plays a tiny placeholder clip, then shows the blocked text (the shell says it without
+        # JavaScript). 451 tells crawlers and the publisher's monitoring what happened.
+        return render_template("player/player.html", ctx=context, data=context.data), 451
     if context.verdict is Verdict.BLOCKED_DOMAIN:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 403, context=context.data)
     return render_template("player/player.html", ctx=context, data=context.data)
+
+
+@bp.after_request
+def vary_on_viewer(response: Response) -> Response:
+    """The page depends on the viewer's device_fp cookie (completed episodes): a cache must key on it."""
+    if request.endpoint == "player.player":
+        response.vary.add("Cookie")
+    return response
 
 
 @bp.get("/demo")
@@ -67,4 +82,5 @@ def demo() -> Any:
 
 @bp.app_context_processor
 def template_helpers() -> dict[str, Any]:
-    return {"csp_nonce": csp_nonce, "assets": current_app.extensions["assets_manifest"].entry, "texts": texts}
+    manifest = current_app.extensions["assets_manifest"]
+    return {"csp_nonce": csp_nonce, "assets": manifest.entry, "inline_css": manifest.inline_css, "texts": texts}

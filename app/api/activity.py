@@ -1,0 +1,67 @@
+"""A viewer's progress through a content's episodes (spec §7 "Catalogue: history and progress").
+
+Every call needs a viewer (a bearer token or the X-Session-Context fingerprint); no answer may be cached.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import g
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from werkzeug.wrappers import Response
+
+from app.errors import ApiError
+from app.schemas.activity import LastWatchedSchema, TimeProgressSchema
+from app.services.progress import last_watched, record_time, set_completed
+from app.viewer import viewer_key
+
+blp = Blueprint("activity", __name__, description="Where a viewer stopped in each episode and what they finished")
+
+EPISODE_PATH = "/contents/<int:content_id>/episodes/<int:episode_id>"
+
+
+@blp.before_request
+def identify_viewer() -> None:
+    """Before the body is read: an anonymous caller gets 401, not a validation error."""
+    g.viewer_key = viewer_key()
+    if g.viewer_key is None:
+        raise ApiError(401, "viewer_unknown", "X-Session-Context or a bearer token is required")
+
+
+@blp.after_request
+def no_store(response: Response) -> Response:
+    response.cache_control.no_store = True
+    return response
+
+
+@blp.route(f"{EPISODE_PATH}/time-progress", methods=["POST"])
+@blp.arguments(TimeProgressSchema)
+@blp.response(204)
+def post_time_progress(body: dict[str, Any], content_id: int, episode_id: int) -> None:
+    """Remember where the viewer stopped in the episode, in whole seconds."""
+    record_time(g.viewer_key, content_id, episode_id, body["time"])
+
+
+@blp.route(f"{EPISODE_PATH}/completed")
+class Completed(MethodView):
+    @blp.response(204)
+    def post(self, content_id: int, episode_id: int) -> None:
+        """Mark the episode finished."""
+        set_completed(g.viewer_key, content_id, episode_id, True)
+
+    @blp.response(204)
+    def delete(self, content_id: int, episode_id: int) -> None:
+        """Mark the episode not finished."""
+        set_completed(g.viewer_key, content_id, episode_id, False)
+
+
+@blp.route("/contents/<int:content_id>/episodes/watched/last")
+@blp.response(200, LastWatchedSchema)
+def get_last_watched(content_id: int) -> Any:
+    """The episode of the content the viewer saved last, and where they stopped in it."""
+    last = last_watched(g.viewer_key, content_id)
+    if last is None:
+        raise ApiError(404, "nothing_watched", "Nothing of this content was watched yet", {"contentId": content_id})
+    return last

@@ -1,0 +1,37 @@
+"""What viewers did with the catalogue: where they stopped in each episode and which episodes they finished."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, func
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.extensions import db
+
+MAX_VIEWER_KEY = 160  # "user:{identity}" or "fp:{device fingerprint}", see app/viewer.py
+
+
+class WatchProgress(db.Model):  # type: ignore[name-defined]
+    """One viewer's progress in one episode."""
+
+    __tablename__ = "watch_progress"
+    __table_args__ = (
+        UniqueConstraint("viewer_key", "episode_id"),
+        # Named by hand: the convention's ix_ name would mention the first column only.
+        Index("ix_watch_progress_viewer_key_content_id", "viewer_key", "content_id"),
+        CheckConstraint('"time" >= 0', name="time_not_negative"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    viewer_key: Mapped[str] = mapped_column(String(MAX_VIEWER_KEY))
+    content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"))
+    episode_id: Mapped[int] = mapped_column(ForeignKey("episodes.id", ondelete="CASCADE"))
+    time: Mapped[int] = mapped_column(Integer, default=0)  # seconds from the episode's start
+    completed: Mapped[bool] = mapped_column(default=False)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )
+
+    def __str__(self) -> str:
+        return f"{self.viewer_key}: episode {self.episode_id} at {self.time} s"

@@ -1,0 +1,128 @@
+"""Viewing progress (spec §7 "Catalogue: history and progress"): where each viewer stopped, what they finished.
+
+A viewer is a key from ``app.viewer``. Each write is one statement (INSERT … ON CONFLICT, or an UPDATE), so two
+requests for the same row at the same moment both succeed and leave one row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import and_, false, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from app import texts
+from app.errors import ApiError
+from app.extensions import db
+from app.models import Content, Episode, WatchProgress
+from app.services.params import MAX_ID
+
+_INSERTS: dict[str, Callable[..., Any]] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+
+
+class LastWatched(NamedTuple):
+    episode_id: int
+    time: int
+    updated_at: datetime  # timezone-aware
+
+
+def record_time(viewer_key: str, content_id: int, episode_id: int, seconds: int) -> None:
+    """Remember where the viewer stopped in the episode."""
+    _require_episode(content_id, episode_id)
+    _upsert(viewer_key, content_id, episode_id, time=seconds)
+
+
+def set_completed(viewer_key: str, content_id: int, episode_id: int, completed: bool) -> None:
+    """Mark the episode finished or not; either may be repeated. Unmarking an unseen episode stores nothing."""
+    _require_episode(content_id, episode_id)
+    if completed:
+        _upsert(viewer_key, content_id, episode_id, completed=True)
+        return
+    db.session.execute(
+        update(WatchProgress)
+        .where(
+            WatchProgress.viewer_key == viewer_key,
+            WatchProgress.episode_id == episode_id,
+            WatchProgress.completed.is_(True),
+        )
+        .values(completed=False, updated_at=_now())
+    )
+    db.session.commit()
+
+
+def completed_episode_ids(viewer_key: str, content_id: int) -> frozenset[int]:
+    query = select(WatchProgress.episode_id).where(
+        WatchProgress.viewer_key == viewer_key,
+        WatchProgress.content_id == content_id,
+        WatchProgress.completed.is_(True),
+    )
+    return frozenset(db.session.scalars(query))
+
+
+def last_watched(viewer_key: str, content_id: int) -> LastWatched | None:
+    """The episode of the content this viewer saved last, or None. A 404 ApiError for an unknown content."""
+    _require_storable(content_id)
+    query = (
+        select(WatchProgress.episode_id, WatchProgress.time, WatchProgress.updated_at)
+        .where(WatchProgress.viewer_key == viewer_key, WatchProgress.content_id == content_id)
+        .order_by(WatchProgress.updated_at.desc(), WatchProgress.id.desc())
+        .limit(1)
+    )
+    row = db.session.execute(query).first()
+    if row is None:
+        if db.session.scalar(select(Content.id).where(Content.id == content_id)) is None:
+            raise _content_not_found(content_id)
+        return None
+    episode_id, time, updated_at = row
+    # SQLite hands back naive datetimes; what it stores is UTC.
+    return LastWatched(episode_id, time, updated_at if updated_at.tzinfo else updated_at.replace(tzinfo=UTC))
+
+
+def _require_episode(content_id: int, episode_id: int) -> None:
+    """A 404 ApiError unless the content exists and the episode is one of its own; one query."""
+    _require_storable(content_id)
+    # the same holds for episode ids: one beyond 32 bits matches no episode
+    episode_matches = (Episode.id == episode_id) if 0 < episode_id <= MAX_ID else false()
+    query = (
+        select(Episode.id)
+        .select_from(Content)
+        .outerjoin(Episode, and_(Episode.content_id == Content.id, episode_matches))
+        .where(Content.id == content_id)
+    )
+    row = db.session.execute(query).first()
+    if row is None:
+        raise _content_not_found(content_id)
+    if row.id is None:
+        details = {"contentId": content_id, "episodeId": episode_id}
+        raise ApiError(404, "episode_not_found", texts.CONTENT_NOT_AVAILABLE, details)
+
+
+def _require_storable(content_id: int) -> None:
+    """An id no column can hold names no content (and must not reach PostgreSQL, which would refuse it)."""
+    if not 0 < content_id <= MAX_ID:
+        raise _content_not_found(content_id)
+
+
+def _content_not_found(content_id: int) -> ApiError:
+    return ApiError(404, "content_not_found", texts.CONTENT_NOT_AVAILABLE, {"contentId": content_id})
+
+
+def _upsert(viewer_key: str, content_id: int, episode_id: int, **changes: object) -> None:
+    """Insert the viewer's row for the episode with ``changes``, or apply them to the row already there."""
+    now = _now()
+    insert = _INSERTS[db.session.get_bind().dialect.name]
+    statement = (
+        insert(WatchProgress)
+        .values(viewer_key=viewer_key, content_id=content_id, episode_id=episode_id, updated_at=now, **changes)
+        .on_conflict_do_update(index_elements=["viewer_key", "episode_id"], set_={**changes, "updated_at": now})
+    )
+    db.session.execute(statement)
+    db.session.commit()
+
+
+def _now() -> datetime:
+    # Set here rather than by the database: SQLite's CURRENT_TIMESTAMP has whole seconds, too coarse to tell
+    # which of two saves in one second came last.
+    return datetime.now(UTC)

@@ -1,0 +1,214 @@
+"""Time progress, completed marks and the last watched episode (spec §7 "Catalogue: history and progress").
+
+The demo series is content 2: episodes 2, 3, 4 (season 1) and 5, 6, 7 (season 2); episode 1 is the film's.
+"""
+
+import secrets
+from datetime import datetime, timedelta
+
+import pytest
+from flask_jwt_extended import create_access_token, create_refresh_token
+from sqlalchemy import select
+
+from app.extensions import db
+from app.models import WatchProgress
+from app.services.progress import completed_episode_ids
+from tests.api.test_catalogue_api import assert_error
+
+VIEWER = {"X-Session-Context": "fp-viewer-0001"}
+OTHER_VIEWER = {"X-Session-Context": "fp-viewer-0002"}
+TIME = "/contents/2/episodes/{}/time-progress"
+COMPLETED = "/contents/2/episodes/{}/completed"
+LAST = "/contents/2/episodes/watched/last"
+
+
+@pytest.fixture(autouse=True)
+def jwt_key(app):
+    app.config["JWT_SECRET_KEY"] = secrets.token_urlsafe(32)
+
+
+def save_time(client, episode_id, seconds, headers=VIEWER):
+    return client.post(TIME.format(episode_id), json={"time": seconds}, headers=headers)
+
+
+def stored_rows(app):
+    with app.app_context():
+        return db.session.execute(
+            select(WatchProgress.viewer_key, WatchProgress.episode_id, WatchProgress.time, WatchProgress.completed)
+            .order_by(WatchProgress.id)
+        ).all()
+
+
+def token(app, create=create_access_token, **kwargs):
+    with app.app_context():
+        return {"Authorization": f"Bearer {create(identity='42', **kwargs)}"}
+
+
+def test_time_progress_is_saved_and_read_back(client, demo_catalogue):
+    response = save_time(client, 3, 42)
+    assert response.status_code == 204
+    assert response.get_data() == b""
+    assert response.headers["Cache-Control"] == "no-store"
+
+    last = client.get(LAST, headers=VIEWER)
+    assert last.status_code == 200
+    assert last.headers["Cache-Control"] == "no-store"
+    body = last.get_json()
+    assert set(body) == {"episodeId", "time", "updatedAt"}
+    assert (body["episodeId"], body["time"]) == (3, 42)
+    updated_at = datetime.fromisoformat(body["updatedAt"])
+    assert updated_at.utcoffset() == timedelta(0)
+
+
+def test_saving_again_updates_the_one_row(app, client, demo_catalogue):
+    assert save_time(client, 3, 10).status_code == 204
+    assert save_time(client, 3, 25).status_code == 204
+    assert save_time(client, 3, 0).status_code == 204
+    assert stored_rows(app) == [("fp:fp-viewer-0001", 3, 0, False)]
+
+
+def test_last_is_the_episode_saved_last(client, demo_catalogue):
+    for episode_id, seconds in [(2, 50), (5, 7), (2, 51)]:
+        assert save_time(client, episode_id, seconds).status_code == 204
+    assert client.get(LAST, headers=VIEWER).get_json()["episodeId"] == 2
+    assert save_time(client, 5, 8).status_code == 204
+    body = client.get(LAST, headers=VIEWER).get_json()
+    assert (body["episodeId"], body["time"]) == (5, 8)
+
+
+@pytest.mark.parametrize("body", [
+    {"time": 12.5}, {"time": "12"}, {"time": -1}, {"time": 2**31}, {"time": None}, {"time": True}, {},
+    {"seconds": 12}, [12],
+])
+def test_time_must_be_whole_non_negative_seconds(client, demo_catalogue, body):
+    response = client.post(TIME.format(3), json=body, headers=VIEWER)
+    error = assert_error(response, 422, "validation_error")
+    assert "json" in error["details"]
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_time_sent_as_a_form_is_refused(client, demo_catalogue):
+    assert_error(client.post(TIME.format(3), data={"time": "12"}, headers=VIEWER), 422, "validation_error")
+
+
+def test_the_largest_time_an_integer_column_holds_is_accepted(client, demo_catalogue):
+    assert save_time(client, 3, 2**31 - 1).status_code == 204
+    assert client.get(LAST, headers=VIEWER).get_json()["time"] == 2**31 - 1
+
+
+def test_completed_is_set_and_cleared_idempotently(app, client, demo_catalogue):
+    for _ in range(2):
+        response = client.post(COMPLETED.format(4), headers=VIEWER)
+        assert response.status_code == 204
+        assert response.headers["Cache-Control"] == "no-store"
+    with app.app_context():
+        assert completed_episode_ids("fp:fp-viewer-0001", 2) == {4}
+    for _ in range(2):
+        assert client.delete(COMPLETED.format(4), headers=VIEWER).status_code == 204
+    with app.app_context():
+        assert completed_episode_ids("fp:fp-viewer-0001", 2) == frozenset()
+    assert stored_rows(app) == [("fp:fp-viewer-0001", 4, 0, False)]
+
+
+def test_clearing_what_was_never_marked_stores_nothing(app, client, demo_catalogue):
+    assert client.delete(COMPLETED.format(4), headers=VIEWER).status_code == 204
+    assert stored_rows(app) == []
+    assert_error(client.get(LAST, headers=VIEWER), 404, "nothing_watched")
+
+
+def test_completing_keeps_the_time(app, client, demo_catalogue):
+    save_time(client, 6, 80)
+    client.post(COMPLETED.format(6), headers=VIEWER)
+    assert stored_rows(app) == [("fp:fp-viewer-0001", 6, 80, True)]
+
+
+def test_viewers_do_not_see_each_other(app, client, demo_catalogue):
+    save_time(client, 3, 30)
+    client.post(COMPLETED.format(3), headers=VIEWER)
+    assert_error(client.get(LAST, headers=OTHER_VIEWER), 404, "nothing_watched")
+    save_time(client, 3, 5, headers=OTHER_VIEWER)
+    assert client.get(LAST, headers=VIEWER).get_json()["time"] == 30
+    assert client.get(LAST, headers=OTHER_VIEWER).get_json()["time"] == 5
+    with app.app_context():
+        assert completed_episode_ids("fp:fp-viewer-0002", 2) == frozenset()
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("post", TIME.format(3)), ("post", COMPLETED.format(3)), ("delete", COMPLETED.format(3)), ("get", LAST),
+])
+@pytest.mark.parametrize("headers", [
+    {},
+    {"X-Session-Context": ""},
+    {"X-Session-Context": "short"},  # fewer than 8 characters
+    {"X-Session-Context": "with space 123"},
+    {"X-Session-Context": "x" * 129},
+    {"X-Session-Context": "fp.viewer.0001"},  # dots are not in the alphabet
+])
+def test_a_caller_without_identity_is_refused(client, demo_catalogue, method, path, headers):
+    # the body is invalid too: the missing viewer is reported first
+    response = getattr(client, method)(path, headers=headers, json={"time": "bad"})
+    error = assert_error(response, 401, "viewer_unknown")
+    assert error["message"] == "X-Session-Context or a bearer token is required"
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize(("path", "code"), [
+    ("/contents/999/episodes/3/{}", "content_not_found"),
+    ("/contents/2/episodes/999/{}", "episode_not_found"),
+    ("/contents/2/episodes/1/{}", "episode_not_found"),  # the film's episode, not the series'
+    ("/contents/2147483648/episodes/3/{}", "content_not_found"),
+    ("/contents/99999999999999999999/episodes/3/{}", "content_not_found"),
+    ("/contents/2/episodes/2147483648/{}", "episode_not_found"),
+    ("/contents/0/episodes/3/{}", "content_not_found"),
+])
+def test_unknown_contents_and_foreign_episodes_are_404(app, client, demo_catalogue, path, code):
+    assert_error(client.post(path.format("time-progress"), json={"time": 1}, headers=VIEWER), 404, code)
+    assert_error(client.post(path.format("completed"), headers=VIEWER), 404, code)
+    assert_error(client.delete(path.format("completed"), headers=VIEWER), 404, code)
+    assert stored_rows(app) == []
+
+
+@pytest.mark.parametrize("content_id", [999, 0, 2147483648, 99999999999999999999])
+def test_last_watched_of_an_unknown_content_is_404(client, demo_catalogue, content_id):
+    response = client.get(f"/contents/{content_id}/episodes/watched/last", headers=VIEWER)
+    assert_error(response, 404, "content_not_found")
+
+
+def test_a_bearer_token_identifies_the_user_on_every_device(app, client, demo_catalogue):
+    user = token(app)
+    assert save_time(client, 3, 70, headers=user | VIEWER).status_code == 204
+    assert client.get(LAST, headers=user | OTHER_VIEWER).get_json()["time"] == 70
+    assert client.get(LAST, headers=user).get_json()["time"] == 70
+    assert_error(client.get(LAST, headers=VIEWER), 404, "nothing_watched")
+    assert stored_rows(app) == [("user:42", 3, 70, False)]
+
+
+@pytest.mark.parametrize("unusable", [
+    lambda app: token(app, expires_delta=timedelta(seconds=-1)),
+    lambda app: token(app, create=create_refresh_token),  # a refresh token is no access token
+    lambda app: {"Authorization": "Bearer not.a.jwt"},
+    lambda app: {"Authorization": "Bearer"},
+    lambda app: {"Authorization": "Bearer a b"},
+    lambda app: {"Authorization": "Basic dXNlcjpwYXNz"},
+], ids=["expired", "refresh", "garbage", "empty", "three-parts", "basic"])
+def test_an_unusable_token_falls_back_to_the_fingerprint(app, client, demo_catalogue, unusable):
+    headers = unusable(app)
+    assert save_time(client, 3, 9, headers=headers | VIEWER).status_code == 204
+    assert stored_rows(app) == [("fp:fp-viewer-0001", 3, 9, False)]
+    assert_error(save_time(client, 3, 9, headers=headers), 401, "viewer_unknown")
+
+
+def test_a_token_signed_with_another_key_is_ignored(app, client, demo_catalogue):
+    key = app.config["JWT_SECRET_KEY"]
+    app.config["JWT_SECRET_KEY"] = secrets.token_urlsafe(32)
+    forged = token(app)
+    app.config["JWT_SECRET_KEY"] = key
+    assert_error(client.get(LAST, headers=forged), 401, "viewer_unknown")
+
+
+def test_openapi_document_lists_the_progress_calls(client):
+    paths = client.get("/openapi.json").get_json()["paths"]
+    completed = "/contents/{content_id}/episodes/{episode_id}/completed"
+    assert {"/contents/{content_id}/episodes/{episode_id}/time-progress", completed,
+            "/contents/{content_id}/episodes/watched/last"} <= set(paths)
+    assert {"post", "delete"} <= set(paths[completed])

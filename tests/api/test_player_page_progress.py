@@ -1,0 +1,92 @@
+"""The player page reads the viewer's completed episodes from the device_fp cookie (spec §2 rule 3, §3 isCompleted).
+
+Demo series (content 2): episodes 2, 3, 4 (season 1) and 5, 6, 7 (season 2).
+"""
+
+from contextlib import contextmanager
+
+from sqlalchemy import event
+
+from app.extensions import db
+from tests.api.test_player_page import page_context
+
+FINGERPRINT = "device-fp-0001"
+SERIES = [2, 3, 4, 5, 6, 7]
+
+
+def complete(client, *episode_ids, fingerprint=FINGERPRINT):
+    for episode_id in episode_ids:
+        response = client.post(f"/contents/2/episodes/{episode_id}/completed",
+                               headers={"X-Session-Context": fingerprint})
+        assert response.status_code == 204
+
+
+def completed_in(context):
+    return [e["id"] for e in context["episodes"] if e["isCompleted"]]
+
+
+@contextmanager
+def statements(app):
+    """The SQL statements run inside the block."""
+    with app.app_context():
+        engine = db.engine
+    seen = []
+
+    def record(conn, cursor, statement, *args):
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def test_the_first_episode_not_completed_opens_and_completed_ones_are_marked(client, demo_catalogue):
+    complete(client, 2)
+    client.set_cookie("device_fp", FINGERPRINT)
+    context = page_context(client.get("/?movie_id=2"))
+    assert context["episodeId"] == 3
+    assert completed_in(context) == [2]
+
+
+def test_an_explicit_episode_still_wins(client, demo_catalogue):
+    complete(client, 2)
+    client.set_cookie("device_fp", FINGERPRINT)
+    context = page_context(client.get("/?movie_id=2&season=1&episode=1"))
+    assert context["episodeId"] == 2
+    assert completed_in(context) == [2]
+
+
+def test_everything_completed_opens_the_first_episode(client, demo_catalogue):
+    complete(client, *SERIES)
+    client.set_cookie("device_fp", FINGERPRINT)
+    context = page_context(client.get("/?movie_id=2"))
+    assert context["episodeId"] == 2
+    assert completed_in(context) == SERIES
+
+
+def test_another_device_or_no_cookie_sees_nothing_completed(client, demo_catalogue):
+    complete(client, 2)
+    for cookie in ("other-device-01", "bad fp", None):
+        if cookie:
+            client.set_cookie("device_fp", cookie)
+        else:
+            client.delete_cookie("device_fp")
+        context = page_context(client.get("/?movie_id=2"))
+        assert context["episodeId"] == 2
+        assert completed_in(context) == []
+
+
+def test_the_cookie_costs_one_query_and_its_absence_none(app, client, demo_catalogue):
+    with statements(app) as anonymous:
+        client.get("/?movie_id=2")
+    client.set_cookie("device_fp", "not valid!")
+    with statements(app) as invalid:
+        client.get("/?movie_id=2")
+    client.set_cookie("device_fp", FINGERPRINT)
+    with statements(app) as identified:
+        client.get("/?movie_id=2")
+    assert len(invalid) == len(anonymous)
+    assert len(identified) == len(anonymous) + 1
+    assert not any("watch_progress" in statement for statement in anonymous + invalid)
