@@ -1,7 +1,9 @@
 // Bundles the front end into app/static/dist with hashed names and writes esbuild's metafile
 // (meta.json), which the server reads to write its script and style tags. `node static_src/build.mjs`.
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 
@@ -45,6 +47,16 @@ await esbuild.build({
   logLevel: 'warning',
 });
 writeFileSync(`${outdir}/meta.json`, JSON.stringify(result.metafile));
+
+// Precompressed once here at the highest levels (brotli 11, gzip 9), served as they are by /assets: no request ever
+// waits for a compressor, and a CDN in front can take the same files.
+for (const entry of readdirSync(outdir, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !/\.(js|css)$/.test(entry.name)) continue;
+  const file = join(entry.parentPath, entry.name);
+  const body = readFileSync(file);
+  writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+}
 
 const sizes = Object.entries(result.metafile.outputs)
   .filter(([file]) => !file.endsWith('.map'))

@@ -1,13 +1,12 @@
-// The player entry: reads the server's context, mounts the island over the shell, and plays on request.
-import { flushSync } from 'react-dom';
-import { createRoot } from 'react-dom/client';
+// The player entry: small and free of React. It reads the server's context, attaches the controller to the shell's
+// <video> and starts playback at once when asked to (auto_play or an early click), while the interface (React, in
+// its own chunk) loads in parallel and mounts over the shell when it arrives.
 import { createApiClient, progressApi } from './api/client';
 import { readContext } from './context';
 import { connectParent } from './embed/bridge';
 import { setLanguage } from './i18n';
 import { PlayerController } from './player/controller';
 import { preloadEngine } from './player/engine';
-import { Player } from './ui/Player';
 import './styles/controls.css';
 
 /** The controls' stylesheet, preloaded by the page without blocking its first paint, applied now. */
@@ -20,26 +19,42 @@ function applyStyles(): void {
   }
 }
 
-function mount(): void {
+function boot(): void {
   const container = document.getElementById('player');
+  const root = document.getElementById('player-ui');
+  const video = container?.querySelector<HTMLVideoElement>('video.player__video');
   const context = readContext();
-  if (!container || !context || container.dataset.state === 'error') return; // server-rendered screens stay
+  if (!container || !root || !video || !context || container.dataset.state === 'error') return; // server screens stay
   applyStyles();
   setLanguage(document.documentElement.lang || 'ru');
-  preloadEngine(); // the hls.js chunk starts downloading now, off the first paint's path
 
   const api = progressApi(createApiClient(context.config.baseUrl || window.location.origin), context.content.id);
   const controller = new PlayerController(context, document.baseURI, api);
+  controller.attach(video);
   connectParent(controller.events);
-  const hadFocus = document.activeElement?.hasAttribute('data-player-start') ?? false;
-  const root = createRoot(container);
-  // Committed synchronously, so the video element is attached before a remembered click is honoured.
-  flushSync(() => root.render(<Player context={context} controller={controller} container={container} />));
 
-  window.__playerMounted = true; // the page's early click handler stands down
-  document.documentElement.classList.remove('player-starting');
-  if (hadFocus) container.querySelector<HTMLElement>('[data-player-start]')?.focus();
-  if (window.__playerStartRequested || context.autoPlay) void controller.start();
+  // Until the interface mounts, the shell's start button is served from here (the page's early script stands down).
+  const onStart = (event: MouseEvent) => {
+    if (!(event.target as Element | null)?.closest?.('[data-player-start]')) return;
+    document.documentElement.classList.add('player-starting');
+    void controller.start();
+  };
+  document.addEventListener('click', onStart);
+  window.__playerMounted = true;
+  const engine = preloadEngine(); // the hls.js chunk: already on its way when the page preloaded it
+  const playing = window.__playerStartRequested || context.autoPlay;
+  if (playing) void controller.start();
+
+  // When playback starts at once, the engine goes first: the interface mounts (a long task on a slow phone) only
+  // after hls.js has been evaluated and handed the stream, so the first frame never waits for React.
+  const afterEngine = playing ? engine.then(() => new Promise((resolve) => setTimeout(resolve, 0))) : Promise.resolve();
+  void afterEngine
+    .then(() => import('./ui/mount'))
+    .then(({ mountUi }) => {
+      document.removeEventListener('click', onStart);
+      mountUi({ context, controller, container, root });
+    })
+    .catch((error: unknown) => console.error('player: the interface failed to load', error));
 }
 
-mount();
+boot();

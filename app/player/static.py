@@ -5,7 +5,7 @@ from __future__ import annotations
 import mimetypes
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, current_app, send_from_directory
+from flask import Blueprint, Flask, abort, current_app, request, send_from_directory
 from werkzeug.wrappers import Response
 
 # Python's table lacks the streaming types; the browser and hls.js check them.
@@ -26,12 +26,25 @@ assets_bp = Blueprint("assets", __name__)
 CLIPS_DIR = Path(__file__).resolve().parent.parent / "static" / "clips"
 
 
+PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))  # written by static_src/build.mjs next to each .js and .css
+
+
 @assets_bp.get("/assets/<path:filename>")
 def asset(filename: str) -> Response:
-    if filename == "meta.json":  # the build's own record, read by the server, not served
+    if filename == "meta.json" or filename.endswith((".br", ".gz")):  # the build's own files, not addressable
         abort(404)
     config = current_app.config
-    response = send_from_directory(config["ASSETS_DIR"], filename, max_age=config["ASSETS_MAX_AGE"])
+    folder = Path(config["ASSETS_DIR"])
+    accepted = request.accept_encodings
+    for encoding, suffix in PRECOMPRESSED:
+        if accepted[encoding] and (folder / (filename + suffix)).is_file():
+            response = send_from_directory(folder, filename + suffix, max_age=config["ASSETS_MAX_AGE"])
+            response.mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+            response.content_encoding = encoding  # Flask-Compress leaves an encoded response alone
+            break
+    else:
+        response = send_from_directory(folder, filename, max_age=config["ASSETS_MAX_AGE"])
+    response.vary.add("Accept-Encoding")
     response.cache_control.immutable = True
     return response
 

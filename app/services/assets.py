@@ -76,6 +76,7 @@ class Manifest:
                 continue
             if not entry_point or not output.endswith(".js"):
                 continue
+            # Dynamically imported modules (the interface chunk, hls.js) are entries of their own here, by file name.
             preloads = tuple(url(i["path"]) for i in info.get("imports", []) if i.get("kind") == "import-statement")
             styles = (url(info["cssBundle"]),) if info.get("cssBundle") else ()
             entries[PurePosixPath(entry_point).name] = EntryAssets(url(output), styles, preloads)

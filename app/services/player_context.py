@@ -34,6 +34,12 @@ class PlayerContext:
     def available(self) -> bool:
         return self.verdict.available
 
+    @property
+    def master_json_url(self) -> str | None:
+        """The chosen episode's master JSON, which the player fetches first: the page preloads it."""
+        path = self.episode.master_file_path if self.episode else None
+        return path if self.available and path and ".json" in path else None
+
 
 def load_content(content_id: int) -> Content | None:
     query = (

@@ -44,4 +44,8 @@ export const HLS_CONFIG = {
   maxBufferLength: 30, // stream-controller: seconds buffered ahead (its default), stated here on purpose
   backBufferLength: 30, // buffer-controller: evict what was played over 30 s ago; the default keeps it all (memory)
   startFragPrefetch: true, // stream-controller: fetch the first fragment while the codecs are being set up
+  // transmuxer-interface: our streams are fMP4, which hls.js passes through without transmuxing, so a worker buys
+  // nothing; hls.js starts it only when the first fragment has arrived, putting its 36 kB download (brotli) on the
+  // first frame's path. MPEG-TS catalogues should turn this back on (the build ships the worker file).
+  enableWorker: false,
 } as const;

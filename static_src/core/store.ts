@@ -1,5 +1,4 @@
-// A small observable store; React reads it with useSyncExternalStore, nothing else writes the UI state.
-import { useSyncExternalStore } from 'react';
+// A small observable store, free of React (the entry runs without it); ui/useStore reads it from components.
 
 export interface Store<T> {
   get(): T;
@@ -23,8 +22,4 @@ export function createStore<T extends object>(initial: T): Store<T> {
       return () => listeners.delete(listener);
     },
   };
-}
-
-export function useStore<T>(store: Store<T>): T {
-  return useSyncExternalStore(store.subscribe, store.get, store.get);
 }

@@ -69,7 +69,7 @@ describe('PlayerController.start', () => {
 
     await started;
 
-    expect(fetchMock).toHaveBeenCalledWith(MASTER_URL, expect.objectContaining({ credentials: 'omit' }));
+    expect(fetchMock).toHaveBeenCalledWith(MASTER_URL, expect.objectContaining({ credentials: 'same-origin' }));
     expect(attachSourceMock).toHaveBeenCalledTimes(1);
     expect(attachSourceMock).toHaveBeenCalledWith(
       video,

@@ -186,6 +186,7 @@ export class PlayerController {
       const favourite = storage.loadFavoriteAudio(this.context.content.id);
       this.source = chooseSource(master.sources, favourite, this.context.voiceAuthor);
       this.store.set({ subtitles: master.subtitles, subtitle: -1 });
+      this.syncTracks(master.subtitles);
       await this.load(this.startAt, loading.signal);
       if (!loading.signal.aborted) await this.play();
     } catch (error) {
@@ -456,11 +457,27 @@ export class PlayerController {
     this.loading?.abort();
     this.loading = null;
     this.releaseEngine();
+    this.syncTracks([]);
     if (this.placeholder && this.video) {
       this.video.removeAttribute('src');
       this.video.load();
     }
     this.placeholder = false;
+  }
+
+  /** One <track> per subtitle of the master JSON (spec §7: fetched from each track's src); drawn by ui/Captions. */
+  private syncTracks(subtitles: MasterSubtitle[]): void {
+    const video = this.video;
+    if (!video) return;
+    for (const old of video.querySelectorAll('track')) old.remove();
+    for (const subtitle of subtitles) {
+      const track = document.createElement('track');
+      track.kind = 'subtitles';
+      track.src = subtitle.src;
+      track.srclang = subtitle.language;
+      track.label = subtitle.label;
+      video.append(track);
+    }
   }
 
   private releaseEngine(): void {

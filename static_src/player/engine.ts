@@ -45,9 +45,13 @@ export function mseAvailable(win: Window & typeof globalThis = window): boolean 
   return typeof MSE === 'function' && typeof MSE.isTypeSupported === 'function';
 }
 
-/** Starts fetching the hls.js chunk without waiting for it: called as soon as the player mounts. */
-export function preloadEngine(): void {
-  if (mseAvailable()) void loadHls().catch(() => undefined); // a failed preload is retried on start
+/** Starts fetching the hls.js chunk; resolves once it has been evaluated (or failed: start() retries it). */
+export function preloadEngine(): Promise<void> {
+  if (!mseAvailable()) return Promise.resolve();
+  return loadHls().then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 function loadHls(): Promise<HlsModule> {

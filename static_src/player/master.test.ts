@@ -123,7 +123,7 @@ describe('resolvePlayback', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(fetchMock).toHaveBeenCalledWith(
       'https://player.example/media/12/master.json',
-      expect.objectContaining({ credentials: 'omit' }),
+      expect.objectContaining({ credentials: 'same-origin' }),
     );
     expect(playback).toEqual({
       src: 'https://player.example/hls/b.m3u8',

@@ -69,7 +69,8 @@ export async function loadMaster(path: string, base: string, signal?: AbortSigna
   if (!address.includes('.json')) return { sources: [{ label: '', link: address, isDefault: true }], subtitles: [] };
   let json: unknown;
   try {
-    const response = await fetch(address, { signal, credentials: 'omit' });
+    // Credentials 'same-origin' (no cookies cross-origin) so the page's <link rel=preload crossorigin> is reused.
+    const response = await fetch(address, { signal, credentials: 'same-origin' });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     json = await response.json();
   } catch (error) {

@@ -1,7 +1,7 @@
 // The control bar: every button sends an intent; what it shows comes from the stores.
 import type { ChangeEvent } from 'react';
 import { DEFAULTS } from '../core/defaults';
-import { useStore } from '../core/store';
+import { useStore } from './useStore';
 import { t } from '../i18n';
 import type { PlayerController } from '../player/controller';
 import { formatTime } from '../player/format';

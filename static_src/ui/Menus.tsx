@@ -1,6 +1,6 @@
 // The seven menus of spec §2/§4: main, quality, playback-rate, subs, audio-tracks, episodes, seasons.
 import { DEFAULTS } from '../core/defaults';
-import { useStore } from '../core/store';
+import { useStore } from './useStore';
 import type { SeasonData } from '../context';
 import { t } from '../i18n';
 import type { PlayerController } from '../player/controller';

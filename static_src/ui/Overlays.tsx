@@ -1,6 +1,6 @@
 // The small overlays: the 'stopped here' prompt (spec §5), the next-episode card (spec §4), the caption text.
 import { useEffect, useState } from 'react';
-import { useStore } from '../core/store';
+import { useStore } from './useStore';
 import type { EpisodeData } from '../context';
 import { t } from '../i18n';
 import type { PlayerController } from '../player/controller';

@@ -10,12 +10,15 @@ function renderPlayer(context = makeContext()) {
   const controller = new PlayerController(context, 'https://player.example/');
   const start = jest.spyOn(controller, 'start').mockResolvedValue(undefined);
   const reset = jest.spyOn(controller, 'reset');
-  const attach = jest.spyOn(controller, 'attach');
   const container = document.createElement('div');
   container.className = 'player';
+  const video = document.createElement('video'); // the shell's video, attached by the entry before React mounts
+  const root = document.createElement('div');
+  container.append(video, root);
   document.body.append(container);
-  render(<Player context={context} controller={controller} container={container} />, { container });
-  return { controller, container, start, reset, attach };
+  controller.attach(video);
+  render(<Player context={context} controller={controller} container={container} />, { container: root });
+  return { controller, container, start, reset, video };
 }
 
 describe('Player', () => {
@@ -45,9 +48,10 @@ describe('Player', () => {
     expect(screen.getByText('Сезон 2, серия 3. Развязка')).toBeTruthy();
   });
 
-  it('attaches the rendered video element to the controller', () => {
-    const { container, attach } = renderPlayer();
-    expect(attach).toHaveBeenCalledWith(container.querySelector('video'));
+  it('renders no video of its own: the shell keeps the one the entry attached', () => {
+    const { container, video } = renderPlayer();
+    expect(container.querySelectorAll('video')).toHaveLength(1);
+    expect(container.querySelector('video')).toBe(video);
   });
 
   it('calls controller.start when the start button is clicked', () => {

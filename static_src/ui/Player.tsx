@@ -1,7 +1,8 @@
-// The player island. It renders the same structure as the server's shell (templates/player/player.html),
-// so mounting over it changes nothing on screen; from then on it reads the stores and sends intents.
-import { useLayoutEffect, useMemo, useState } from 'react';
-import { useStore } from '../core/store';
+// The player island. It renders the same structure as the server's shell (templates/player/player.html, inside
+// #player-ui), so mounting over it changes nothing on screen; from then on it reads the stores and sends intents.
+// The <video> is the shell's own, outside this tree: the entry attached it before React arrived.
+import { useLayoutEffect, useMemo } from 'react';
+import { useStore } from './useStore';
 import type { PlayerContext } from '../context';
 import { t } from '../i18n';
 import type { PlayerController } from '../player/controller';
@@ -27,16 +28,13 @@ export function Player({ context, controller, container }: Props) {
   const state = useStore(controller.store);
   const ui = useMemo(() => new UiController(), []);
   const uiState = useStore(ui.store);
-  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const video = controller.mediaElement; // the shell's <video>, attached by the entry before this mounted
   const { content } = context;
   const episode = controller.episode;
   const next = controller.next;
   const layout = useLayout(container);
   const platform = usePlatform(controller, context, container, video);
 
-  useLayoutEffect(() => {
-    if (video) controller.attach(video);
-  }, [controller, video]);
   useLayoutEffect(() => () => ui.dispose(), [ui]);
 
   const menuOpen = uiState.menu !== null || uiState.shareOpen;
@@ -61,11 +59,6 @@ export function Player({ context, controller, container }: Props) {
 
   return (
     <>
-      <video ref={setVideo} className="player__video" playsInline preload="none" crossOrigin="anonymous" aria-label={content.title}>
-        {state.subtitles.map((track) => (
-          <track key={track.src} kind="subtitles" src={track.src} srcLang={track.language} label={track.label} />
-        ))}
-      </video>
       <div className="player__poster">
         {content.posterUrl && <img className="player__poster-img" src={content.posterUrl} alt="" />}
       </div>

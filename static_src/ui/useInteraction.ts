@@ -88,6 +88,8 @@ export function useKeyboard(controller: PlayerController, ui: UiController, plat
       const target = event.target as HTMLElement | null;
       const onButton = target?.closest?.('button, a, [role^="menuitem"]');
       if (onButton && (event.key === ' ' || event.key === 'Enter')) return; // the focused control's own activation
+      const onVolume = target instanceof HTMLInputElement && target.classList.contains('player__volume-input');
+      if (onVolume && /^(Arrow|Page|Home|End)/.test(event.key)) return; // the focused volume slider moves itself
       const intent = keyIntent(event);
       if (!intent || controller.store.get().phase === 'error') return;
       event.preventDefault();
