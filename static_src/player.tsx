@@ -7,6 +7,8 @@ import { connectParent } from './embed/bridge';
 import { setLanguage } from './i18n';
 import { PlayerController } from './player/controller';
 import { preloadEngine } from './player/engine';
+import { yieldToMain } from './core/timing';
+import { reflectPhase } from './ui/shellState';
 import './styles/controls.css';
 
 /** The controls' stylesheet, preloaded by the page without blocking its first paint, applied now. */
@@ -31,6 +33,7 @@ function boot(): void {
   const api = progressApi(createApiClient(context.config.baseUrl || window.location.origin), context.content.id);
   const controller = new PlayerController(context, document.baseURI, api);
   controller.attach(video);
+  reflectPhase(container, controller.store); // for the page's lifetime: nothing to tear down
   connectParent(controller.events);
 
   // Until the interface mounts, the shell's start button is served from here (the page's early script stands down).
@@ -47,10 +50,12 @@ function boot(): void {
 
   // When playback starts at once, the engine goes first: the interface mounts (a long task on a slow phone) only
   // after hls.js has been evaluated and handed the stream, so the first frame never waits for React.
-  const afterEngine = playing ? engine.then(() => new Promise((resolve) => setTimeout(resolve, 0))) : Promise.resolve();
+  const afterEngine = playing ? engine.then(yieldToMain) : Promise.resolve();
   void afterEngine
     .then(() => import('./ui/mount'))
-    .then(({ mountUi }) => {
+    .then(async ({ mountUi }) => {
+      await yieldToMain(); // React's evaluation and the first render: two tasks, not one
+
       document.removeEventListener('click', onStart);
       mountUi({ context, controller, container, root });
     })

@@ -1,14 +1,15 @@
 """A fresh application and an empty, migrated database for every test (flaskr's pattern).
 
 The database is SQLite by default. With DATABASE_URL pointing at PostgreSQL, the session creates a throwaway
-database on that server, migrates it, and drops it at the end; each test starts from empty tables.
+database on that server, migrates it, and drops it at the end; each test starts from empty tables. The browser
+tests' live server gets a database of its own the same way (tests/browser/conftest.py).
 """
 
 from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,22 +27,35 @@ ASSETS_DIR = PROJECT_ROOT / "app" / "static" / "dist"
 
 
 @pytest.fixture(scope="session")
-def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def make_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], str]]:
+    """Makes an empty throwaway database per call (a SQLite file, or a PostgreSQL database dropped at the end)."""
     configured = os.environ.get("DATABASE_URL", "")
     if not configured.startswith(("postgres://", "postgresql")):
-        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}"
+        yield lambda label: f"sqlite:///{tmp_path_factory.mktemp(label) / 'test.db'}"
         return
     server = make_url(normalise_database_url(configured))
-    name = f"player_test_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    created: list[str] = []
+
+    def make(label: str) -> str:
+        name = f"player_{label}_{uuid.uuid4().hex[:12]}"
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        created.append(name)
+        return server.set(database=name).render_as_string(hide_password=False)
+
     try:
-        yield server.set(database=name).render_as_string(hide_password=False)
+        yield make
     finally:
         with admin.connect() as connection:
-            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            for name in created:
+                connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def database_url(make_database: Callable[[str], str]) -> str:
+    return make_database("test")
 
 
 @pytest.fixture(scope="session")

@@ -10,3 +10,10 @@ export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: numb
     fn(...args);
   };
 }
+
+/** Ends the current task so the browser can paint and handle input: between a heavy module's evaluation and its use. */
+export function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

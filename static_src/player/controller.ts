@@ -246,6 +246,15 @@ export class PlayerController {
     storage.saveMuted(video.muted);
   }
 
+  /** A step from what the element has now (its volumechange event may not have arrived yet): keys, wheel. */
+  changeVolume(delta: number): void {
+    if (this.video) this.setVolume((this.video.muted ? 0 : this.video.volume) + delta);
+  }
+
+  changeRate(delta: number): void {
+    if (this.video) this.setRate(this.video.playbackRate + delta);
+  }
+
   setMuted(muted: boolean): void {
     if (!this.video) return;
     this.video.muted = muted;

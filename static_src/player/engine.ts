@@ -4,6 +4,7 @@ import type Hls from 'hls.js';
 import type { ErrorData, HlsConfig, MediaPlaylist } from 'hls.js';
 import { HLS_CONFIG } from '../core/defaults';
 import { ErrorCode, playerError, type PlayerError } from '../core/errors';
+import { yieldToMain } from '../core/timing';
 import type { LevelInfo } from './quality';
 
 declare const __HLS_WORKER__: string; // the hashed name of hls.js's worker, set by the build
@@ -65,6 +66,7 @@ function loadHls(): Promise<HlsModule> {
 export async function attachSource(video: HTMLVideoElement, src: string, options: EngineOptions): Promise<Engine> {
   if (mseAvailable()) {
     const { default: HlsClass } = await loadHls();
+    await yieldToMain(); // evaluating hls.js was one long task already: starting it is the next one
     if (HlsClass.isSupported()) return attachHls(HlsClass, video, src, options);
   }
   if (video.canPlayType('application/vnd.apple.mpegurl')) return attachNative(video, src, options);

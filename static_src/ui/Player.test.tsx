@@ -3,6 +3,7 @@ import { ErrorCode, playerError } from '../core/errors';
 import { PlayerController } from '../player/controller';
 import { makeContent, makeContext, makeEpisode } from '../test/fixtures';
 import { Player } from './Player';
+import { reflectPhase } from './shellState';
 
 jest.mock('../player/engine', () => ({ attachSource: jest.fn() })); // never load hls.js here
 
@@ -17,6 +18,7 @@ function renderPlayer(context = makeContext()) {
   container.append(video, root);
   document.body.append(container);
   controller.attach(video);
+  reflectPhase(container, controller.store); // what the entry does before the interface mounts
   render(<Player context={context} controller={controller} container={container} />, { container: root });
   return { controller, container, start, reset, video };
 }

@@ -43,14 +43,14 @@ export function Player({ context, controller, container }: Props) {
   const onTap = useGestures(controller, ui, platform, layout === 'mobile');
 
   useLayoutEffect(() => {
-    // `container` is the DOM node React mounts into, outside the tree: writing its attributes is this effect's job.
+    // `container` (#player) is outside this tree: writing its attributes is this effect's job (data-state is the
+    // entry's, see ui/shellState).
     /* eslint-disable react-hooks/immutability */
-    container.dataset.state = state.phase; // the stylesheet keys the overlays off the container's state
     container.dataset.layout = layout;
     container.dataset.controls = uiState.controlsVisible || menuOpen ? 'visible' : 'hidden';
     container.dataset.fullscreen = state.fullscreen ? 'on' : 'off';
     /* eslint-enable react-hooks/immutability */
-  }, [container, state.phase, layout, uiState.controlsVisible, menuOpen, state.fullscreen]);
+  }, [container, layout, uiState.controlsVisible, menuOpen, state.fullscreen]);
 
   const showStart = state.phase === 'idle' || state.phase === 'paused';
   const busy = state.phase === 'loading' || (state.buffering && state.phase !== 'paused');

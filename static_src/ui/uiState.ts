@@ -15,6 +15,7 @@ export interface CaptionStyle {
 export const CAPTION_SIZES = [0.75, 1, 1.5, 2] as const;
 export const CAPTION_COLORS = ['white', 'yellow', 'cyan'] as const;
 export const CAPTION_BACKGROUNDS = ['none', 'semi', 'solid'] as const;
+const SEEK_FLASH_MS = 600; // ours: how long the '+10 с' of a double tap stays
 const DEFAULT_CAPTION_STYLE: CaptionStyle = { size: 1, color: 'white', background: 'semi' };
 
 export interface UiState {
@@ -41,6 +42,7 @@ function isCaptionStyle(value: unknown): value is CaptionStyle {
 export class UiController {
   readonly store: Store<UiState>;
   private sampleTimer: ReturnType<typeof setTimeout> | undefined;
+  private flashTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     this.store = createStore<UiState>({
@@ -78,11 +80,15 @@ export class UiController {
     this.sampleTimer = setTimeout(() => this.store.set({ captionSample: false }), DEFAULTS.captionsSampleMs);
   }
 
-  flashSeek(seconds: number | null): void {
+  /** Shows the last double-tap seek (+10 / −10) for a moment; each further seek restarts the moment. */
+  flashSeek(seconds: number): void {
     this.store.set({ seekFlash: seconds });
+    clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => this.store.set({ seekFlash: null }), SEEK_FLASH_MS);
   }
 
   dispose(): void {
     clearTimeout(this.sampleTimer);
+    clearTimeout(this.flashTimer);
   }
 }

@@ -1,6 +1,6 @@
 // How the viewer drives the player besides buttons: layout by width, controls that hide when idle, the keyboard,
 // and taps on the video (spec §9).
-import { useEffect, useMemo, useState, type PointerEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
 import { DEFAULTS } from '../core/defaults';
 import { Disposer } from '../core/dispose';
 import type { PlayerController } from '../player/controller';
@@ -10,6 +10,15 @@ import type { Platform } from './usePlatform';
 import type { UiController } from './uiState';
 
 export type Layout = 'desktop' | 'mobile';
+
+/** A ref that always holds the latest value: handlers registered once read it instead of being re-registered. */
+function useLatest<T>(value: T): RefObject<T> {
+  const ref = useRef(value);
+  useLayoutEffect(() => {
+    ref.current = value;
+  });
+  return ref;
+}
 
 export function layoutFor(width: number): Layout {
   return width > 0 && width <= DEFAULTS.smallBreakpointPx ? 'mobile' : 'desktop';
@@ -64,9 +73,9 @@ export function runKeyIntent(intent: KeyIntent, controller: PlayerController, pl
     case 'seekTo':
       return controller.seekToFraction(intent.fraction);
     case 'volumeBy':
-      return controller.setVolume((state.muted ? 0 : state.volume) + intent.delta);
+      return controller.changeVolume(intent.delta);
     case 'rateBy':
-      return controller.setRate(state.rate + intent.delta);
+      return controller.changeRate(intent.delta);
     case 'toggleMute':
       return controller.setMuted(!state.muted);
     case 'toggleFullscreen':
@@ -78,6 +87,7 @@ export function runKeyIntent(intent: KeyIntent, controller: PlayerController, pl
 
 /** Keyboard control (spec §9) anywhere in the frame, except while typing or inside an open menu or popup. */
 export function useKeyboard(controller: PlayerController, ui: UiController, platform: Platform) {
+  const latest = useLatest(platform);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || isTypingTarget(event.target)) return;
@@ -93,36 +103,32 @@ export function useKeyboard(controller: PlayerController, ui: UiController, plat
       const intent = keyIntent(event);
       if (!intent || controller.store.get().phase === 'error') return;
       event.preventDefault();
-      runKeyIntent(intent, controller, platform);
+      runKeyIntent(intent, controller, latest.current);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [controller, ui, platform]);
+  }, [controller, ui, latest]);
 }
 
 /** Taps on the video (spec §9): single toggles pause (mobile: shows the controls), double seeks or fullscreens. */
 export function useGestures(controller: PlayerController, ui: UiController, platform: Platform, mobile: boolean) {
+  const latest = useLatest({ platform, mobile });
   const recognizer = useMemo(
     () =>
       createTapRecognizer((gesture) => {
         if (ui.store.get().menu || ui.store.get().shareOpen) return ui.openMenu(null);
         if (gesture.type === 'single') {
-          if (mobile) return ui.setControlsVisible(!ui.store.get().controlsVisible);
+          if (latest.current.mobile) return ui.setControlsVisible(!ui.store.get().controlsVisible);
           return controller.togglePlay();
         }
-        if (gesture.zone === 'center') return platform.toggleFullscreen();
+        if (gesture.zone === 'center') return latest.current.platform.toggleFullscreen();
         const step = gesture.zone === 'left' ? -DEFAULTS.skipStepS : DEFAULTS.skipStepS;
         controller.seekBy(step);
         ui.flashSeek(step);
       }),
-    [controller, ui, platform, mobile],
+    [controller, ui, latest], // one recognizer for the player's life: a pending single tap survives re-renders
   );
   useEffect(() => () => recognizer.dispose(), [recognizer]);
-  useEffect(() => {
-    if (ui.store.get().seekFlash === null) return;
-    const timer = setTimeout(() => ui.flashSeek(null), 600);
-    return () => clearTimeout(timer);
-  });
   return (event: PointerEvent<HTMLElement>) => {
     if (event.button !== 0) return;
     const box = event.currentTarget.getBoundingClientRect();

@@ -59,17 +59,21 @@ export function usePlatform(
     return () => disposer.dispose();
   }, [controller, context, container, video]);
 
-  return {
-    ...remote,
-    canPip: !!video && pipSupported(video),
-    pip: () => video && logged('picture-in-picture', () => togglePip(video)),
-    cast: () => video && logged('cast', () => promptCast(video)),
-    airplay: () => video && logged('AirPlay', () => showAirplayPicker(video)),
-    toggleFullscreen: () => {
-      const on = controller.store.get().fullscreen;
-      if (kind === 'pseudo') return controller.setFullscreen(!on); // the stylesheet stretches, the parent is told
-      if (kind === 'video' && video) return enterVideoFullscreen(video);
-      logged('fullscreen', () => (document.fullscreenElement ? document.exitFullscreen() : container.requestFullscreen()));
-    },
-  };
+  // One object per change of what it depends on: hooks and components that take it keep their identity.
+  return useMemo<Platform>(
+    () => ({
+      ...remote,
+      canPip: !!video && pipSupported(video),
+      pip: () => video && logged('picture-in-picture', () => togglePip(video)),
+      cast: () => video && logged('cast', () => promptCast(video)),
+      airplay: () => video && logged('AirPlay', () => showAirplayPicker(video)),
+      toggleFullscreen: () => {
+        const on = controller.store.get().fullscreen;
+        if (kind === 'pseudo') return controller.setFullscreen(!on); // the stylesheet stretches, the parent is told
+        if (kind === 'video' && video) return enterVideoFullscreen(video);
+        logged('fullscreen', () => (document.fullscreenElement ? document.exitFullscreen() : container.requestFullscreen()));
+      },
+    }),
+    [remote, video, kind, controller, container],
+  );
 }

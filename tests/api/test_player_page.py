@@ -30,13 +30,47 @@ def test_the_shell_has_poster_title_button_and_one_context_blob(client, demo_cat
     assert context["config"]["widgetAssetsPath"] == "/assets/"
 
 
+def head_of(html):
+    return html.split("</head>", 1)[0]
+
+
 def test_script_and_style_tags_come_from_the_build(client, demo_catalogue, app):
-    manifest = app.extensions["assets_manifest"].entry("player.tsx")
+    manifest = app.extensions["assets_manifest"]
+    player = manifest.entry("player.tsx")
     html = client.get("/?movie_id=1").get_data(as_text=True)
-    assert f'<script type="module" src="{manifest.script}"></script>' in html
-    for href in manifest.styles:
-        assert f'<link rel="stylesheet" href="{href}">' in html
-    assert re.search(r"/assets/player-[A-Z0-9]{8}\.js", manifest.script)
+    head = head_of(html)
+    assert f'<script type="module" src="{player.script}"></script>' in head
+    assert re.search(r"/assets/player-[A-Z0-9]{8}\.js", player.script)
+
+    # The shell's own styles are inline, under the page's nonce (the one its inline script carries too).
+    shell_css = str(manifest.inline_css("styles/shell.css"))
+    assert ".player__start" in shell_css and "sourceMappingURL" not in shell_css
+    nonces = re.findall(r'<(?:style|script) nonce="([^"]+)"', head)
+    assert len(nonces) == 2 and nonces[0] == nonces[1] and len(nonces[0]) >= 16
+    assert f'<style nonce="{nonces[0]}">{shell_css}</style>' in head
+    again = head_of(client.get("/?movie_id=1").get_data(as_text=True))
+    assert re.findall(r'<style nonce="([^"]+)">', again) != nonces[:1]  # a fresh nonce per response
+
+    # The controls' styles are preloaded (the bundle applies them on mount): nothing blocks the first paint.
+    assert player.styles, "the player entry has a stylesheet"
+    for href in player.styles:
+        assert f'<link rel="preload" as="style" href="{href}" data-player-styles>' in head
+    assert not re.search(r"<link[^>]*rel=\"?stylesheet", html)
+
+
+def test_error_pages_link_no_stylesheet(client, demo_catalogue, app):
+    shell_css = str(app.extensions["assets_manifest"].inline_css("styles/shell.css"))
+    for query, headers, status in (
+        ("/", {}, 400),
+        ("/?movie_id=404404", {}, 404),
+        ("/?movie_id=5", {"Referer": "https://elsewhere.example/"}, 403),
+    ):
+        response = client.get(query, headers=headers)
+        html = response.get_data(as_text=True)
+        assert response.status_code == status
+        assert shell_css in html
+        assert re.findall(r"<link[^>]*>", html) == ['<link rel="icon" href="data:,">']
+        assert "<script type=\"module\"" not in html and "<script nonce" not in html
 
 
 def test_hashed_assets_are_cached_for_a_year(client, app):
@@ -87,13 +121,28 @@ def test_unknown_content_screen(client, demo_catalogue, query):
     assert "data-player-start" not in response.get_data(as_text=True)
 
 
-def test_blocked_country_screen(client, demo_catalogue):
+def test_a_viewer_in_a_blocked_country_gets_the_player_shell_with_451(client, demo_catalogue):
     response = client.get("/?movie_id=3", headers={"X-Viewer-Country": "RU"})
     assert response.status_code == 451
     html = response.get_data(as_text=True)
-    assert texts.BLOCKED_IN_COUNTRY in html
-    assert page_context(response)["isAvailable"] is False
+    assert '<img class="player__poster-img" src="/media/posters/film-short.jpg"' in html
+    assert '<h1 class="player__title">Закрытый показ</h1>' in html
+    assert "data-player-start" in html
+    assert 'role="alert"' not in html  # not the server's error screen: the player shows the text after the clip
+    assert f'<noscript><p class="player__notice">{texts.BLOCKED_IN_COUNTRY}</p></noscript>' in html
+    context = page_context(response)
+    assert context["isAvailable"] is False
+    assert context["config"]["placeholderUrl"] == "/clips/not-available.mp4"
     assert client.get("/?movie_id=3", headers={"X-Viewer-Country": "DE"}).status_code == 200
+    assert texts.NO_SCRIPT in client.get("/?movie_id=3", headers={"X-Viewer-Country": "DE"}).get_data(as_text=True)
+
+
+def test_the_placeholder_clip_is_served(client):
+    response = client.get("/clips/not-available.mp4")
+    assert response.status_code == 200
+    assert response.mimetype == "video/mp4"
+    assert 0 < len(response.data) < 64_000
+    response.close()
 
 
 def test_country_header_is_configurable(app, demo_catalogue):
@@ -120,7 +169,9 @@ def test_domain_limited_content_follows_the_embedding_page(client, demo_catalogu
     assert client.get("/?movie_id=5", headers={"Referer": "https://partner.example/films/5"}).status_code == 200
     response = client.get("/?movie_id=5", headers={"Referer": "https://elsewhere.example/"})
     assert response.status_code == 403
-    assert texts.CONTENT_NOT_AVAILABLE in response.get_data(as_text=True)
+    html = response.get_data(as_text=True)
+    assert f'<p class="player__error-text">{texts.CONTENT_NOT_AVAILABLE}</p>' in html  # the server's error screen
+    assert "data-player-start" not in html
 
 
 def test_data_is_escaped_in_the_page(client, demo_catalogue, app):

@@ -1,23 +1,29 @@
 """Real Chromium (Debian's /usr/bin/chromium) driven by Playwright against a live server on 127.0.0.1.
 
-Every test gets a fresh app and database (the ``app`` fixture), seeded with the demo catalogue, served by a
-threaded Werkzeug server on a free port, and the real generated media (generated once, then cached).
+One live server for the whole session: an application with a database of its own (never the one the other tests
+empty after each test), migrated and seeded once with the demo catalogue, serving the real generated media
+(generated once, then cached). Its hashed assets are compressed once, not once per test. The player writes
+nothing to the database here (its progress calls need a device_fp cookie, which no test sets), so sharing it
+couples no tests. Every test still gets a fresh browser context: its own cookies, cache and localStorage.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
+from flask_migrate import upgrade
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from werkzeug.serving import make_server
 
+from app import create_app
 from app.config import Settings
 from app.demo.media import generate
+from app.demo.seed import seed_demo
+from app.extensions import db
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 # The flags this machine needs: no sandbox as root, and no calls home (the network is closed).
@@ -31,6 +37,7 @@ LAUNCH_ARGS = [
     "--disable-sync",
     "--mute-audio",
 ]
+DESKTOP = {"width": 960, "height": 540}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -56,9 +63,12 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-@pytest.fixture
-def live_server(app: Flask, demo_catalogue: Flask, demo_media: Path) -> Iterator[str]:
-    app.config["MEDIA_ROOT"] = str(demo_media)
+@pytest.fixture(scope="session")
+def live_server(make_database: Callable[[str], str], assets_built: Path, demo_media: Path) -> Iterator[str]:
+    app = create_app({"TESTING": True, "DATABASE_URL": make_database("browser"), "MEDIA_ROOT": str(demo_media)})
+    with app.app_context():
+        upgrade()
+        seed_demo()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -67,18 +77,34 @@ def live_server(app: Flask, demo_catalogue: Flask, demo_media: Path) -> Iterator
     finally:
         server.shutdown()
         thread.join(timeout=5)
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 960, "height": 540}, locale="ru-RU")
+    context = browser.new_context(viewport=DESKTOP, locale="ru-RU")
     yield context
     context.close()
 
 
-@pytest.fixture
-def page(context: BrowserContext) -> Iterator[Page]:
-    page = context.new_page()
+def watch_errors(page: Page) -> Page:
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
-    yield page
+    return page
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Iterator[Page]:
+    yield watch_errors(context.new_page())
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A phone: a narrow portrait viewport, touch, the mobile viewport meta honoured."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="ru-RU"
+    )
+    yield watch_errors(context.new_page())
+    context.close()

@@ -1,6 +1,8 @@
-"""What the browser tests read off a page."""
+"""What the browser tests read off a page, and the viewer's moves they repeat."""
 
-from playwright.sync_api import Page
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, expect
 
 PLAYED_ENOUGH = """
 (seconds) => {
@@ -19,6 +21,17 @@ NEXT_FRAME = """
 })
 """
 
+# Sets a range input the way a drag does: the value, then the input event React's onChange listens to.
+SET_RANGE = """
+([selector, value]) => {
+  const input = document.querySelector(selector);
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, String(value));
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+"""
+
+SEEK_INPUT = "input.player__seek-input"
+
 
 def wait_until_playing(page: Page, seconds: float = 1.5, timeout: float = 20_000) -> None:
     page.wait_for_function(PLAYED_ENOUGH, arg=seconds, timeout=timeout)
@@ -28,6 +41,97 @@ def video_state(page: Page) -> dict:
     return page.evaluate(
         """() => { const v = document.querySelector('video.player__video');
           return {time: v.currentTime, paused: v.paused, width: v.videoWidth, height: v.videoHeight,
-                  frames: v.getVideoPlaybackQuality().totalVideoFrames,
+                  frames: v.getVideoPlaybackQuality().totalVideoFrames, rate: v.playbackRate,
+                  volume: v.volume, muted: v.muted, duration: v.duration, ended: v.ended,
                   state: document.getElementById('player').dataset.state}; }"""
     )
+
+
+def current_time(page: Page) -> float:
+    return page.evaluate("document.querySelector('video.player__video').currentTime")
+
+
+def player(page: Page) -> Locator:
+    return page.locator("#player")
+
+
+UI_MOUNTED = "#player[data-layout]"  # the interface sets the layout on the container when it mounts
+
+
+def open_player(page: Page, base: str, query: str) -> None:
+    """Loads the player page and waits for the interface to mount over the shell."""
+    page.goto(f"{base}/?{query}")
+    page.wait_for_selector(UI_MOUNTED, state="attached")
+
+
+def start(page: Page, seconds: float = 0.05) -> None:
+    """The start button, then real playback (frames on screen, the clock past `seconds`)."""
+    page.click("button[data-player-start]")
+    wait_until_playing(page, seconds)
+    expect(player(page)).to_have_attribute("data-state", "playing")
+
+
+def pause(page: Page) -> None:
+    """The control bar's pause button; the clock then stands still (and the controls stay)."""
+    click_control(page, "play")
+    expect(player(page)).to_have_attribute("data-state", "paused")
+    assert page.evaluate("document.querySelector('video.player__video').paused") is True
+
+
+def wake_controls(page: Page) -> None:
+    """A pointer move over the player, as a viewer reaching for the controls; they show (and stay for 2 s)."""
+    box = player(page).bounding_box()
+    assert box
+    page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.4)
+    page.mouse.move(box["x"] + box["width"] * 0.5 + 7, box["y"] + box["height"] * 0.4 + 3)
+    expect(player(page)).to_have_attribute("data-controls", "visible")
+
+
+def control(page: Page, name: str) -> Locator:
+    return page.locator(f'.player__controls [data-control="{name}"]')
+
+
+def click_control(page: Page, name: str) -> None:
+    wake_controls(page)
+    control(page, name).click()
+
+
+def menu(page: Page, name: str) -> Locator:
+    return page.locator(f'.player__menu[data-menu="{name}"]')
+
+
+def open_settings(page: Page, item: str | None = None) -> Locator:
+    """Settings, then the main menu's entry `item` (Качество, Скорость, Субтитры, Озвучка, Серии): that menu."""
+    click_control(page, "settings")
+    main = menu(page, "main")
+    expect(main).to_be_visible()
+    if item is None:
+        return main
+    main.get_by_role("menuitem").filter(has_text=item).click()
+    opened = page.locator(".player__menu")
+    expect(opened).to_have_count(1)
+    expect(opened).not_to_have_attribute("data-menu", "main")
+    return opened
+
+
+def choice(menu_locator: Locator, label: str) -> Locator:
+    return menu_locator.get_by_role("menuitemradio", name=label, exact=True)
+
+
+def radio_labels(menu_locator: Locator) -> list[str]:
+    return [text.strip() for text in menu_locator.get_by_role("menuitemradio").all_inner_texts()]
+
+
+def checked_labels(menu_locator: Locator) -> list[str]:
+    checked = menu_locator.locator('[role=menuitemradio][aria-checked="true"]')
+    return [text.strip() for text in checked.all_inner_texts()]
+
+
+def seek_with_range(page: Page, seconds: float) -> None:
+    """The seek bar, dragged to `seconds` (its onChange seeks)."""
+    wake_controls(page)
+    page.evaluate(SET_RANGE, [SEEK_INPUT, seconds])
+
+
+def local_storage(page: Page, key: str) -> object:
+    return page.evaluate("(key) => JSON.parse(localStorage.getItem(key) ?? 'null')", key)

@@ -36,7 +36,8 @@ def test_the_island_mounts_over_the_shell_without_a_jump(browser, live_server, p
 
     page.goto(f"{live_server}/?movie_id=1")
     page.wait_for_function("window.__playerMounted === true")
-    assert page.locator("video.player__video").count() == 1  # React owns the player now
+    page.wait_for_selector("#player[data-layout]", state="attached")  # the interface has mounted over the shell
+    assert page.locator("video.player__video").count() == 1
     assert boxes(page) == before
     assert page.errors == []
 
@@ -94,5 +95,7 @@ def test_a_missing_media_file_shows_the_load_error(live_server, page):
     page.goto(f"{live_server}/?movie_id=4")
     page.click("button[data-player-start]")
     address = f"{live_server}/media/titles/never-uploaded/master.json"
-    expect(page.get_by_role("alert")).to_have_text(f"Ошибка в загрузке: {address}")
+    alert = page.get_by_role("alert")
+    expect(alert.locator(".player__error-text")).to_have_text(f"Ошибка в загрузке: {address}")
+    expect(alert.locator(".player__error-id")).to_have_text(re.compile(r"^Идентификатор ошибки: \S+$"))
     assert page.locator("#player").get_attribute("data-state") == "error"

@@ -6,20 +6,30 @@ from playwright.sync_api import expect
 from app import texts
 
 
-@pytest.mark.parametrize(("query", "headers", "text"), [
-    ("/", {}, texts.MISSING_MOVIE_ID),
-    ("/?movie_id=abc", {}, texts.CONTENT_NOT_AVAILABLE),
-    ("/?movie_id=404404", {}, texts.CONTENT_NOT_AVAILABLE),
-    ("/?movie_id=3", {"X-Viewer-Country": "RU"}, texts.BLOCKED_IN_COUNTRY),
+@pytest.mark.parametrize(("query", "referer", "text"), [
+    ("/", None, texts.MISSING_MOVIE_ID),
+    ("/?movie_id=abc", None, texts.CONTENT_NOT_AVAILABLE),
+    ("/?movie_id=404404", None, texts.CONTENT_NOT_AVAILABLE),
+    ("/?movie_id=5", "https://elsewhere.example/films/5", texts.CONTENT_NOT_AVAILABLE),  # a blocked domain
 ])
-def test_error_screens(browser, live_server, query, headers, text):
-    context = browser.new_context(extra_http_headers=headers)
+def test_error_screens(browser, live_server, query, referer, text):
+    context = browser.new_context()
     page = context.new_page()
-    page.goto(live_server + query)
+    stylesheets = []
+    page.on("request", lambda r: stylesheets.append(r.url) if r.resource_type == "stylesheet" else None)
+    page.goto(live_server + query, referer=referer)
     expect(page.get_by_role("alert")).to_have_text(text)
     assert page.locator("button[data-player-start]").count() == 0
     assert page.locator("script[type=module]").count() == 0  # an error screen needs no script
+    assert stylesheets == []  # nor a stylesheet: the shell's styles are inline
+    assert page.locator(".player__error").evaluate("e => getComputedStyle(e).display") == "flex"  # and applied
     context.close()
+
+
+def test_the_partner_domain_gets_the_player(browser, live_server, page):
+    page.goto(f"{live_server}/?movie_id=5", referer="https://partner.example/films/5")
+    expect(page.locator("h1.player__title")).to_have_text("Только для партнёров")
+    expect(page.locator("button[data-player-start]")).to_be_visible()
 
 
 def test_blocked_content_plays_in_another_country(browser, live_server):

@@ -1,0 +1,22 @@
+import { createStore } from '../core/store';
+import { initialState, type PlayerState } from '../player/controller';
+import { reflectPhase } from './shellState';
+
+describe('reflectPhase', () => {
+  it("writes the controller's phase to the container at once and on every change, until stopped", () => {
+    const store = createStore<PlayerState>(initialState(1));
+    const container = document.createElement('main');
+    container.dataset.state = 'stale';
+
+    const stop = reflectPhase(container, store);
+    expect(container.dataset.state).toBe('idle');
+    store.set({ phase: 'loading' });
+    expect(container.dataset.state).toBe('loading');
+    store.set({ phase: 'playing' });
+    expect(container.dataset.state).toBe('playing');
+
+    stop();
+    store.set({ phase: 'paused' });
+    expect(container.dataset.state).toBe('playing');
+  });
+});

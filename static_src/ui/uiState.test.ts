@@ -1,0 +1,46 @@
+import { UiController } from './uiState';
+
+describe('UiController', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => {
+    jest.useRealTimers();
+    localStorage.clear();
+  });
+
+  it('keeps a double-tap seek on screen for 600 ms after the last seek, whatever else changes', () => {
+    const ui = new UiController();
+    ui.flashSeek(10);
+    jest.advanceTimersByTime(400);
+    ui.setControlsVisible(false); // other state changes do not restart or cancel it
+    ui.flashSeek(10);
+    jest.advanceTimersByTime(400);
+    expect(ui.store.get().seekFlash).toBe(10);
+    jest.advanceTimersByTime(200);
+    expect(ui.store.get().seekFlash).toBeNull();
+  });
+
+  it("shows the captions sample for 2500 ms after a style change and remembers the style", () => {
+    const ui = new UiController();
+    ui.setCaptionStyle({ size: 1.5 });
+    expect(ui.store.get().captionSample).toBe(true);
+    jest.advanceTimersByTime(2499);
+    expect(ui.store.get().captionSample).toBe(true);
+    jest.advanceTimersByTime(1);
+    expect(ui.store.get().captionSample).toBe(false);
+    expect(new UiController().store.get().captionStyle).toEqual({ size: 1.5, color: 'white', background: 'semi' });
+  });
+
+  it('ignores a stored caption style that is not one it offers', () => {
+    localStorage.setItem('player-caption-style', JSON.stringify({ size: 9, color: 'red', background: 'semi' }));
+    expect(new UiController().store.get().captionStyle).toEqual({ size: 1, color: 'white', background: 'semi' });
+  });
+
+  it('opens one menu at a time and closes the share popup when a menu opens', () => {
+    const ui = new UiController();
+    ui.setShareOpen(true);
+    ui.openMenu('quality');
+    expect(ui.store.get()).toMatchObject({ menu: 'quality', shareOpen: false });
+    ui.toggleMenu('quality');
+    expect(ui.store.get().menu).toBeNull();
+  });
+});

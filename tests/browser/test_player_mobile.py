@@ -1,0 +1,80 @@
+"""The mobile layout on a phone (spec §2, §9): at and below 640 px the player takes the full-screen-style overlay,
+a single tap shows or hides the controls instead of pausing, and a double tap on a side fifth seeks 10 s."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import current_time, open_player, player, video_state, wait_until_playing
+
+# Two taps of a finger as the surface receives them, in one task: exactly +10 s, whatever the clock does meanwhile.
+DOUBLE_TAP = """
+([x, y]) => {
+  const surface = document.querySelector('.player__surface');
+  const video = document.querySelector('video.player__video');
+  const before = video.currentTime;
+  for (const type of ['pointerdown', 'pointerup', 'pointerdown', 'pointerup']) {
+    surface.dispatchEvent(new PointerEvent(type, {
+      bubbles: true, cancelable: true, pointerType: 'touch', isPrimary: true, button: 0, clientX: x, clientY: y,
+    }));
+  }
+  return video.currentTime - before;
+}
+"""
+
+
+@pytest.fixture
+def playing_on_phone(phone: Page, live_server) -> Page:
+    open_player(phone, live_server, "movie_id=1")
+    expect(player(phone)).to_have_attribute("data-layout", "mobile")
+    phone.locator("button[data-player-start]").tap()
+    wait_until_playing(phone, 0.1)
+    return phone
+
+
+def test_the_phone_gets_the_mobile_layout(playing_on_phone: Page):
+    page = playing_on_phone
+    assert page.evaluate("innerWidth") == 390
+    controls = page.locator(".player__controls")
+    box = controls.bounding_box()
+    assert box and box["y"] == 0 and box["height"] == 844  # the overlay covers the whole player
+    expect(page.locator(".player__volume-input")).to_be_hidden()  # phones use their own volume keys
+    play = page.locator('[data-control="play"]').bounding_box()
+    assert play and abs(play["x"] + play["width"] / 2 - 195) < 2 and abs(play["y"] + play["height"] / 2 - 422) < 2
+    expect(player(page)).to_have_attribute("data-controls", "hidden", timeout=4000)
+
+
+def test_a_double_tap_on_a_side_fifth_seeks_ten_seconds(playing_on_phone: Page):
+    page = playing_on_phone
+    expect(player(page)).to_have_attribute("data-controls", "hidden", timeout=4000)  # nothing in the way
+    right, left, y = 390 * 0.9, 390 * 0.1, 844 * 0.3
+    before = current_time(page)
+    page.touchscreen.tap(right, y)  # a real double tap of a finger
+    page.touchscreen.tap(right, y)
+    expect(page.locator(".player__flash--right")).to_have_text("+10 с")
+    assert 9.9 <= current_time(page) - before <= 11, before
+
+    assert page.evaluate(DOUBLE_TAP, [left, y]) == pytest.approx(-10, abs=0.01)
+    expect(page.locator(".player__flash--left")).to_have_text("−10 с")
+    expect(page.locator(".player__flash")).to_have_count(1)
+    state = video_state(page)
+    assert state["state"] == "playing" and not state["paused"]  # a double tap never pauses
+    wait_until_playing(page, state["time"] + 0.2)
+
+
+def test_a_tap_shows_and_hides_the_controls_instead_of_pausing(playing_on_phone: Page):
+    page = playing_on_phone
+    expect(player(page)).to_have_attribute("data-controls", "hidden", timeout=4000)
+    page.touchscreen.tap(195, 250)
+    expect(player(page)).to_have_attribute("data-controls", "visible", timeout=1500)
+    page.wait_for_timeout(400)  # two taps, not a double
+    page.touchscreen.tap(195, 250)
+    expect(player(page)).to_have_attribute("data-controls", "hidden", timeout=1500)
+    state = video_state(page)
+    assert state["state"] == "playing" and not state["paused"]
+
+
+def test_the_seek_flash_goes_away(playing_on_phone: Page):
+    page = playing_on_phone
+    page.evaluate(DOUBLE_TAP, [390 * 0.9, 844 * 0.3])
+    expect(page.locator(".player__flash--right")).to_have_text("+10 с")
+    expect(page.locator(".player__flash")).to_have_count(0, timeout=2000)  # a flash: 600 ms
