@@ -21,6 +21,25 @@ function applyStyles(): void {
   }
 }
 
+const UI_DEADLINE_MS = 4000; // the interface mounts by then even if playback has not begun (a stall, a slow network)
+
+function untilPlaybackSettles(controller: PlayerController, engine: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const settled = () => ['playing', 'paused', 'error', 'ended'].includes(controller.store.get().phase);
+    let stop = () => undefined as void;
+    const done = () => {
+      stop();
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, UI_DEADLINE_MS);
+    void engine.then(() => {
+      if (settled()) return done();
+      stop = controller.store.subscribe(() => settled() && done());
+    });
+  });
+}
+
 function boot(): void {
   const container = document.getElementById('player');
   const root = document.getElementById('player-ui');
@@ -48,14 +67,14 @@ function boot(): void {
   const playing = window.__playerStartRequested || context.autoPlay;
   if (playing) void controller.start();
 
-  // When playback starts at once, the engine goes first: the interface mounts (a long task on a slow phone) only
-  // after hls.js has been evaluated and handed the stream, so the first frame never waits for React.
-  const afterEngine = playing ? engine.then(yieldToMain) : Promise.resolve();
-  void afterEngine
+  // When playback starts at once, the first frame goes first: React's evaluation is one long task (~100 ms on a fast
+  // machine, far more on a slow phone), so the interface chunk is fetched and mounted once the video plays (or
+  // fails, or UI_DEADLINE_MS passed), never while hls.js is busy producing that frame.
+  const ready = playing ? untilPlaybackSettles(controller, engine) : Promise.resolve();
+  void ready
     .then(() => import('./ui/mount'))
     .then(async ({ mountUi }) => {
       await yieldToMain(); // React's evaluation and the first render: two tasks, not one
-
       document.removeEventListener('click', onStart);
       mountUi({ context, controller, container, root });
     })

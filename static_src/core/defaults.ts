@@ -44,8 +44,7 @@ export const HLS_CONFIG = {
   maxBufferLength: 30, // stream-controller: seconds buffered ahead (its default), stated here on purpose
   backBufferLength: 30, // buffer-controller: evict what was played over 30 s ago; the default keeps it all (memory)
   startFragPrefetch: true, // stream-controller: fetch the first fragment while the codecs are being set up
-  // transmuxer-interface: our streams are fMP4, which hls.js passes through without transmuxing, so a worker buys
-  // nothing; hls.js starts it only when the first fragment has arrived, putting its 36 kB download (brotli) on the
-  // first frame's path. MPEG-TS catalogues should turn this back on (the build ships the worker file).
-  enableWorker: false,
+  // transmuxer-interface: even fMP4 passthrough parses each fragment (~90 ms for the first one on the main thread
+  // here), so it runs in the worker; player/engine fetches the worker file early so it never waits on the network.
+  enableWorker: true,
 } as const;

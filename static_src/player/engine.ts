@@ -99,6 +99,9 @@ function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, o
     workerPath: options.assetsPath + __HLS_WORKER__,
     startPosition: options.startPosition ?? -1,
   };
+  // hls.js starts its worker only when the first fragment has arrived; fetched now (immutable, precompressed), it
+  // comes from the HTTP cache then instead of adding a round trip before the first frame.
+  if (config.enableWorker && config.workerPath) void fetch(config.workerPath).catch(() => undefined);
   const hls = new HlsClass(config);
   const { Events } = HlsClass;
   let mediaRecoveries = 0;

@@ -1,5 +1,5 @@
 // The interface chunk: React and the player's components, mounted over the shell's markup with no visible jump.
-import { flushSync } from 'react-dom';
+import { startTransition, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { PlayerContext } from '../context';
 import type { PlayerController } from '../player/controller';
@@ -12,9 +12,24 @@ interface Mount {
   root: HTMLElement; // #player-ui: what React renders into
 }
 
+/** Runs `onCommit` once the tree is on screen (a transition commits later than render() returns). */
+function Committed({ onCommit, children }: { onCommit(): void; children: ReactNode }) {
+  useLayoutEffect(() => onCommit(), [onCommit]);
+  return children;
+}
+
 export function mountUi({ context, controller, container, root }: Mount): void {
   const hadFocus = document.activeElement?.hasAttribute('data-player-start') ?? false;
-  flushSync(() => createRoot(root).render(<Player context={context} controller={controller} container={container} />));
-  document.documentElement.classList.remove('player-starting');
-  if (hadFocus) root.querySelector<HTMLElement>('[data-player-start]')?.focus();
+  // A transition: React renders in slices of a few milliseconds instead of one long task, then swaps the shell's
+  // markup for its identical own in one commit.
+  const onCommit = () => {
+    document.documentElement.classList.remove('player-starting');
+    if (hadFocus) root.querySelector<HTMLElement>('[data-player-start]')?.focus();
+  };
+  const ui = (
+    <Committed onCommit={onCommit}>
+      <Player context={context} controller={controller} container={container} />
+    </Committed>
+  );
+  startTransition(() => createRoot(root).render(ui));
 }
