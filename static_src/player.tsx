@@ -81,4 +81,22 @@ function boot(): void {
     .catch((error: unknown) => console.error('player: the interface failed to load', error));
 }
 
-boot();
+/**
+ * Runs `fn` once the page has painted: the module would otherwise run between the end of parsing and the first paint
+ * (it arrives with the HTML on a fast network), delaying the poster and the title by its whole evaluation. A hidden
+ * document paints no frames, so a timer stands in for the paint there.
+ */
+function afterFirstPaint(fn: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0)); // rAF runs just before the paint, the timer just after it
+  setTimeout(once, FIRST_PAINT_FALLBACK_MS);
+}
+
+const FIRST_PAINT_FALLBACK_MS = 100;
+
+afterFirstPaint(boot);
