@@ -31,18 +31,12 @@ from typing import Any
 from app.config import INSTANCE_DIR, PROJECT_ROOT
 from tests.bench.sizes import BUDGET_FILE, DIST, Sizes, check_budget, inline_text, load_budget, measure, report
 from tests.bench.wsgi import PLAYER_PATH
+from tests.browser.conftest import CHROMIUM
+from tests.browser.conftest import LAUNCH_ARGS as BROWSER_FLAGS
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-# tests/browser/conftest.py's flags, plus autoplay without a gesture (the player's auto_play=1, the bare page).
+# The browser tests' Chromium and flags, plus autoplay without a gesture (the player's auto_play=1, the bare page).
 LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--mute-audio",
+    *BROWSER_FLAGS,
     "--autoplay-policy=no-user-gesture-required",
 ]
 VIEWPORT = {"width": 1280, "height": 720}
