@@ -1,12 +1,14 @@
-// The player entry: small and free of React. It reads the server's context, attaches the controller to the shell's
-// <video> and starts playback at once when asked to (auto_play or an early click), while the interface (React, in
-// its own chunk) loads in parallel and mounts over the shell when it arrives.
+// The player entry: small and free of React, run after the first paint. It reads the server's context, attaches the
+// controller to the shell's <video> and starts playback at once when asked to (auto_play or an early click). The
+// interface (React, its own chunk) mounts over the shell right away, or after the first frame when playback started.
+
 import { createApiClient, progressApi } from './api/client';
 import { readContext } from './context';
 import { connectParent } from './embed/bridge';
 import { setLanguage } from './i18n';
 import { PlayerController } from './player/controller';
 import { preloadEngine } from './player/engine';
+import { DEFAULTS } from './core/defaults';
 import { yieldToMain } from './core/timing';
 import { reflectPhase } from './ui/shellState';
 import './styles/controls.css';
@@ -21,8 +23,6 @@ function applyStyles(): void {
   }
 }
 
-const UI_DEADLINE_MS = 4000; // the interface mounts by then even if playback has not begun (a stall, a slow network)
-
 function untilPlaybackSettles(controller: PlayerController, engine: Promise<void>): Promise<void> {
   return new Promise((resolve) => {
     const settled = () => ['playing', 'paused', 'error', 'ended'].includes(controller.store.get().phase);
@@ -32,7 +32,7 @@ function untilPlaybackSettles(controller: PlayerController, engine: Promise<void
       clearTimeout(timer);
       resolve();
     };
-    const timer = setTimeout(done, UI_DEADLINE_MS);
+    const timer = setTimeout(done, DEFAULTS.uiDeadlineMs);
     void engine.then(() => {
       if (settled()) return done();
       stop = controller.store.subscribe(() => settled() && done());
@@ -63,13 +63,13 @@ function boot(): void {
   };
   document.addEventListener('click', onStart);
   window.__playerMounted = true;
-  const engine = preloadEngine(); // the hls.js chunk: already on its way when the page preloaded it
+  const engine = preloadEngine(); // the hls.js chunk (with auto_play the page has already preloaded it)
   const playing = window.__playerStartRequested || context.autoPlay;
   if (playing) void controller.start();
 
   // When playback starts at once, the first frame goes first: React's evaluation is one long task (~100 ms on a fast
   // machine, far more on a slow phone), so the interface chunk is fetched and mounted once the video plays (or
-  // fails, or UI_DEADLINE_MS passed), never while hls.js is busy producing that frame.
+  // fails, or DEFAULTS.uiDeadlineMs passed), never while hls.js is busy producing that frame.
   const ready = playing ? untilPlaybackSettles(controller, engine) : Promise.resolve();
   void ready
     .then(() => import('./ui/mount'))
@@ -94,9 +94,7 @@ function afterFirstPaint(fn: () => void): void {
     fn();
   };
   requestAnimationFrame(() => setTimeout(once, 0)); // rAF runs just before the paint, the timer just after it
-  setTimeout(once, FIRST_PAINT_FALLBACK_MS);
+  setTimeout(once, DEFAULTS.firstPaintFallbackMs);
 }
-
-const FIRST_PAINT_FALLBACK_MS = 100;
 
 afterFirstPaint(boot);

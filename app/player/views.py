@@ -56,13 +56,12 @@ def player() -> Any:
     context = resolve_player_context(params, viewer, runtime_config())
     if context is None:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
-    if context.verdict is Verdict.BLOCKED_COUNTRY:
-        # Spec §4: the player plays a tiny placeholder clip, then shows the blocked text (the shell says it without
-        # JavaScript). 451 tells crawlers and the publisher's monitoring what happened.
-        return render_template("player/player.html", ctx=context, data=context.data), 451
     if context.verdict is Verdict.BLOCKED_DOMAIN:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 403, context=context.data)
-    return render_template("player/player.html", ctx=context, data=context.data)
+    # Blocked in the viewer's country (spec §4): still the player, which plays a tiny placeholder clip and then shows
+    # the blocked text (the shell says it without JavaScript); 451 tells crawlers and monitoring what happened.
+    status = 451 if context.verdict is Verdict.BLOCKED_COUNTRY else 200
+    return render_template("player/player.html", ctx=context, data=context.data), status
 
 
 @bp.after_request

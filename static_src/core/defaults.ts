@@ -25,6 +25,12 @@ export const DEFAULTS = {
   unknownTime: -2, // §9: sentinel for an unknown duration or remaining time
   smallBreakpointPx: 640, // §2: the mobile layout at and below this width; owner player.css and ui/useLayout
   shareWidthRem: 21, // §2: share popup width; owner player.css
+  nextCardLeadS: 10, // ours: the next-episode card shows over an episode's last 10 s (§4: and at its end); ui/Overlays
+  resumeBelowFraction: 0.95, // ours: an episode picked from a menu resumes its saved time unless nearly finished
+  seekFlashMs: 600, // ours: how long a double tap's '+10 с' stays on screen; owner ui/uiState
+  menuDragThresholdPx: 8, // ours: a pointer moving further than this inside a menu is a drag, not a choice; ui/Menu
+  firstPaintFallbackMs: 100, // ours: the entry runs after the first paint, or after this when no frame comes (hidden)
+  uiDeadlineMs: 4000, // ours: with auto_play the interface mounts after the first frame, or after this at the latest
   defaultVolume: 1, // §3: player-volume default
   defaultMuted: false, // §3: player-muted default
 } as const;

@@ -5,7 +5,6 @@ import {
   loadProgress,
   loadVolume,
   readJson,
-  remove,
   resetStorageWarnings,
   saveFavoriteAudio,
   saveMuted,
@@ -93,7 +92,6 @@ describe('readJson', () => {
     try {
       expect(readJson('k', 3, isNumber)).toBe(3);
       expect(writeJson('k', 4)).toBe(false);
-      expect(remove('k')).toBe(false);
       expect(getter).toHaveBeenCalled();
       expect(warn).toHaveBeenCalledTimes(1);
     } finally {
@@ -140,19 +138,6 @@ describe('writeJson', () => {
 
   it('returns false when the storage is absent', () => {
     expect(writeJson('k', 1, null)).toBe(false);
-  });
-});
-
-describe('remove', () => {
-  it('removes the key', () => {
-    window.localStorage.setItem('k', '1');
-    expect(remove('k')).toBe(true);
-    expect(window.localStorage.getItem('k')).toBeNull();
-  });
-
-  it('returns false when removeItem throws or there is no storage', () => {
-    expect(remove('k', throwingStorage())).toBe(false);
-    expect(remove('k', null)).toBe(false);
   });
 });
 

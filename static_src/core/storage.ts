@@ -2,7 +2,7 @@
 // Every access, even reading window.localStorage (a SecurityError when cookies are blocked), is guarded.
 import { DEFAULTS, STORAGE_KEYS } from './defaults';
 
-type FailureKind = 'unavailable' | 'read' | 'write' | 'remove' | 'parse' | 'invalid' | 'serialize';
+type FailureKind = 'unavailable' | 'read' | 'write' | 'parse' | 'invalid' | 'serialize';
 
 const warned = new Set<FailureKind>();
 
@@ -84,19 +84,6 @@ export function writeJson(key: string, value: unknown, storage?: Storage | null)
     return true;
   } catch (error) {
     warnOnce('write', key, error);
-    return false;
-  }
-}
-
-/** Spec §8: removes `key`; false (logged) when that failed. */
-export function remove(key: string, storage?: Storage | null): boolean {
-  const store = resolve(storage, key);
-  if (!store) return false;
-  try {
-    store.removeItem(key);
-    return true;
-  } catch (error) {
-    warnOnce('remove', key, error);
     return false;
   }
 }

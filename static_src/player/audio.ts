@@ -45,16 +45,20 @@ export function orderAudioTracks<T extends AudioCandidate>(tracks: T[], preferre
 
 const norm = (text: string | null | undefined): string => (text ?? '').trim().toLowerCase();
 
+/** The first two steps of the spec §5 selection order: the saved label, then the voice author; no match → null. */
+export function findPreferred<T extends AudioCandidate>(tracks: T[], saved: string | null, voiceAuthor: string | null): T | null {
+  const wanted = norm(saved);
+  const bySaved = wanted === '' ? undefined : tracks.find((track) => norm(track.label) === wanted);
+  if (bySaved) return bySaved;
+  const author = norm(voiceAuthor);
+  return (author === '' ? undefined : tracks.find((track) => norm(track.label).includes(author))) ?? null;
+}
+
 /** Spec §5 selection order over the ordered list: saved label, then voice author match, then the first; none → null. */
 export function chooseAudioTrack<T extends AudioCandidate>(
   tracks: T[],
   saved: string | null,
   voiceAuthor: string | null,
 ): T | null {
-  const wanted = norm(saved);
-  const bySaved = wanted === '' ? undefined : tracks.find((track) => norm(track.label) === wanted);
-  if (bySaved) return bySaved;
-  const author = norm(voiceAuthor);
-  const byAuthor = author === '' ? undefined : tracks.find((track) => norm(track.label).includes(author));
-  return byAuthor ?? tracks[0] ?? null;
+  return findPreferred(tracks, saved, voiceAuthor) ?? tracks[0] ?? null;
 }

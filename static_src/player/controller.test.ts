@@ -3,6 +3,7 @@ import { ErrorCode, playerError, type PlayerError } from '../core/errors';
 import { MASTER_PATH, installFetch, jsonResponse, makeContext, makeEpisode } from '../test/fixtures';
 import { PlayerController, initialState } from './controller';
 import { attachSource, type Engine, type EngineOptions } from './engine';
+import { AudioBoost } from './gain';
 
 jest.mock('./engine', () => ({ attachSource: jest.fn() }));
 
@@ -542,5 +543,39 @@ describe('PlayerController progress', () => {
 
     video.dispatchEvent(new Event('ended'));
     expect(api.completed).toHaveBeenCalledWith(101);
+  });
+});
+
+describe('PlayerController audio keys', () => {
+  afterEach(() => localStorage.clear());
+
+  it('after a voice switch the old voice key no longer stands for the choice until the new one is known', async () => {
+    const { controller, video } = setup();
+    await controller.start();
+    engineOptions().onAudioTracks([
+      { index: 0, label: 'Русский', language: 'ru', codec: 'mp4a.40.2', channels: 2 },
+      { index: 1, label: 'English', language: 'en', codec: 'mp4a.40.2', channels: 2 },
+    ]);
+    expect(controller.store.get().audioKey).toBe('1:0');
+    Object.defineProperty(video, 'paused', { value: true, configurable: true });
+
+    await controller.setAudio('0');
+
+    expect(controller.store.get().audioKey).toBe('0'); // the voice just loaded, not the old '1:0'
+    engineOptions().onAudioTracks([{ index: 0, label: 'Русский', language: 'ru', codec: null, channels: 6 }]);
+    expect(controller.store.get().audioKey).toBe('0');
+  });
+
+  it('gives the gain the channel count of the rendition playing, also when the voice has only one', async () => {
+    const setGain = jest.spyOn(AudioBoost.prototype, 'setGain').mockResolvedValue(true);
+    const { controller } = setup();
+    await controller.start();
+    engineOptions().onAudioTracks([{ index: 0, label: 'Русский', language: 'ru', codec: null, channels: 6 }]);
+
+    await controller.setGain(2);
+
+    expect(setGain).toHaveBeenCalledWith(2, 6);
+    expect(controller.store.get().gain).toBe(2);
+    setGain.mockRestore();
   });
 });

@@ -7,10 +7,10 @@ import { Emitter, type PlaybackPhase, type PlayerEvents } from '../core/events';
 import * as storage from '../core/storage';
 import { createStore, type Store } from '../core/store';
 import type { EpisodeData, PlayerContext } from '../context';
-import { clampRate, clampVolume } from '../ui/keys';
 import { attachSource, type Engine, type EngineAudioTrack } from './engine';
 import { nextEpisode, sortEpisodes } from './episodes';
 import { AudioBoost } from './gain';
+import { clampRate, clampVolume } from './limits';
 import { liveState, type LiveState } from './live';
 import { loadMaster, type Master, type MasterSubtitle } from './master';
 import { ProgressThrottle, shouldOfferResume } from './progress';
@@ -45,7 +45,12 @@ export interface PlayerState {
 
 const NO_LIVE: LiveState = { isLive: false, hasDvr: false, atLiveEdge: false, windowS: 0 };
 
-export function initialState(episodeId: number | null): PlayerState {
+/** The state of a player that has not started `episodeId`; volume and mute carry over (spec §3: saved ones). */
+export function initialState(
+  episodeId: number | null,
+  volume = storage.loadVolume(),
+  muted = storage.loadMuted(),
+): PlayerState {
   return {
     phase: 'idle',
     started: false,
@@ -55,8 +60,8 @@ export function initialState(episodeId: number | null): PlayerState {
     currentTime: 0,
     duration: 0,
     bufferedEnd: 0,
-    volume: storage.loadVolume(),
-    muted: storage.loadMuted(),
+    volume,
+    muted,
     rate: 1,
     gain: 1,
     quality: [],
@@ -73,8 +78,10 @@ export function initialState(episodeId: number | null): PlayerState {
   };
 }
 
-function isPlayerError(value: unknown): value is PlayerError {
-  return typeof value === 'object' && value !== null && 'code' in value && 'category' in value;
+/** What a failed load threw, as a player error: ours as they are, anything else as MEDIA_FATAL. */
+function asPlayerError(value: unknown): PlayerError {
+  const ours = typeof value === 'object' && value !== null && 'code' in value && 'category' in value;
+  return ours ? (value as PlayerError) : playerError('other', ErrorCode.MEDIA_FATAL, String(value));
 }
 
 function bufferedEnd(video: HTMLVideoElement): number {
@@ -113,8 +120,7 @@ export class PlayerController {
     this.api = api ?? progressApi(OFFLINE, context.content.id);
     this.progress = new ProgressThrottle((seconds) => this.saveProgress(seconds));
     const saved = context.episodeId === null ? null : storage.loadProgress(context.episodeId);
-    const { timeCode, episodeTime } = context;
-    if (shouldOfferResume({ started: false, timeCode: timeCode ?? episodeTime, savedTime: saved })) {
+    if (shouldOfferResume({ started: false, timeCode: this.startAt, savedTime: saved })) {
       this.store.set({ resumeAt: saved });
     }
   }
@@ -126,10 +132,6 @@ export class PlayerController {
 
   get next(): EpisodeData | null {
     return nextEpisode(this.episodes, this.store.get().episodeId);
-  }
-
-  get available(): boolean {
-    return this.context.isAvailable;
   }
 
   get mediaElement(): HTMLVideoElement | null {
@@ -165,7 +167,10 @@ export class PlayerController {
     this.media.add(() => this.boost?.dispose());
   }
 
-  /** The start button, or auto_play: load the chosen episode and play it; resume when paused. */
+  /**
+   * The start button, or auto_play: load the chosen episode and play it from `from` (the 'stopped here' prompt's
+   * answers), else from the saved time on offer, else from the URL's time code; resume when paused.
+   */
   async start(from?: number): Promise<void> {
     const { phase } = this.store.get();
     if (phase === 'paused' || phase === 'ended') return this.play();
@@ -191,18 +196,8 @@ export class PlayerController {
       if (!loading.signal.aborted) await this.play();
     } catch (error) {
       if (loading.signal.aborted) return;
-      this.fail(isPlayerError(error) ? error : playerError('other', ErrorCode.MEDIA_FATAL, String(error)));
+      this.fail(asPlayerError(error));
     }
-  }
-
-  /** The 'stopped here' prompt's second answer: start from the beginning. */
-  startOver(): Promise<void> {
-    this.store.set({ resumeAt: null });
-    return this.start(0);
-  }
-
-  play(): Promise<void> {
-    return this.tryPlay();
   }
 
   pause(): void {
@@ -280,7 +275,7 @@ export class PlayerController {
   }
 
   async setGain(gain: number): Promise<void> {
-    const current = this.tracks.find((track) => `${this.source}:${track.index}` === this.store.get().audioKey);
+    const current = this.tracks.find((track) => this.keyOf(track.index) === this.store.get().audioKey);
     const done = await this.boost?.setGain(gain, current?.channels ?? 2);
     if (done) this.store.set({ gain });
   }
@@ -306,7 +301,7 @@ export class PlayerController {
       await this.load(time, loading.signal);
       if (wasPlaying && !loading.signal.aborted) await this.play();
     } catch (error) {
-      if (!loading.signal.aborted) this.fail(isPlayerError(error) ? error : playerError('other', ErrorCode.MEDIA_FATAL, String(error)));
+      if (!loading.signal.aborted) this.fail(asPlayerError(error));
     }
   }
 
@@ -322,10 +317,9 @@ export class PlayerController {
     this.stopPlayback();
     this.progress.reset();
     const saved = storage.loadProgress(id);
-    const resume = saved !== null && episode.duration && saved < episode.duration * 0.95 ? saved : null;
-    this.startAt = resume;
-    const { phase: _idle, ...fresh } = initialState(id);
-    this.setPhase('idle', { ...fresh, volume: this.store.get().volume, muted: this.store.get().muted });
+    const nearlyDone = episode.duration !== null && saved !== null && saved >= episode.duration * DEFAULTS.resumeBelowFraction;
+    this.startAt = nearlyDone ? null : saved;
+    this.setPhase('idle', this.freshState(id));
     this.events.emit('episodeChanged', { episode });
     if (play || wasStarted) await this.start();
     return true;
@@ -348,9 +342,7 @@ export class PlayerController {
     this.stopPlayback();
     this.progress.reset();
     this.startAt = null;
-    const { volume, muted, episodeId } = this.store.get();
-    const { phase: _idle, ...fresh } = initialState(episodeId);
-    this.setPhase('idle', { ...fresh, volume, muted, resumeAt: null });
+    this.setPhase('idle', this.freshState(this.store.get().episodeId));
   }
 
   dispose(): void {
@@ -360,12 +352,20 @@ export class PlayerController {
     this.video = null;
   }
 
+  /** Everything but the phase back to a player that has not started `episodeId`, keeping volume and mute. */
+  private freshState(episodeId: number | null): Omit<PlayerState, 'phase'> {
+    const { volume, muted } = this.store.get();
+    const { phase: _idle, ...fresh } = initialState(episodeId, volume, muted);
+    return fresh;
+  }
+
   private async load(startAt: number | null, signal: AbortSignal): Promise<void> {
     const video = this.video;
     const master = this.master;
     if (!video || !master) return;
     this.releaseEngine();
     this.tracks = [];
+    this.store.set({ audioKey: null });
     const engine = await attachSource(video, master.sources[this.source].link, {
       assetsPath: this.context.config.widgetAssetsPath,
       startPosition: startAt,
@@ -440,7 +440,7 @@ export class PlayerController {
     await this.play();
   }
 
-  private async tryPlay(): Promise<void> {
+  async play(): Promise<void> {
     const video = this.video;
     if (!video) return;
     try {
@@ -448,7 +448,7 @@ export class PlayerController {
     } catch (error) {
       if (error instanceof DOMException && error.name === 'NotAllowedError' && !video.muted) {
         video.muted = true; // autoplay policy: a muted start is allowed where a loud one is not (not saved)
-        return this.tryPlay();
+        return this.play();
       }
       if (error instanceof DOMException && error.name === 'AbortError') return; // superseded by a newer load
       this.fail(playerError('media', ErrorCode.PLAY_FAILED, `play() refused: ${String(error)}`));

@@ -2,7 +2,7 @@
 // loaded source, as one list. Other sources are one entry each; the loaded one shows its renditions when it has
 // several. Pure: the controller feeds it and acts on the chosen entry.
 import type { AudioCandidate } from './audio';
-import { chooseAudioTrack, orderAudioTracks } from './audio';
+import { chooseAudioTrack, findPreferred, orderAudioTracks } from './audio';
 import type { EngineAudioTrack } from './engine';
 import type { MasterSource } from './master';
 
@@ -17,17 +17,9 @@ const SEPARATOR = ' · ';
 /** The source to load first: the saved choice, then the voice author, then the master's default. */
 export function chooseSource(sources: MasterSource[], saved: string | null, voiceAuthor: string | null): number {
   const candidates = sources.map((source) => ({ label: source.label, language: '', codec: null }));
-  const savedVoice = saved?.split(SEPARATOR)[0] ?? null;
-  const picked = chooseAudioTrack(candidates, savedVoice, voiceAuthor);
-  const matched = picked && (matches(picked.label, savedVoice) || matches(picked.label, voiceAuthor));
-  if (matched) return candidates.indexOf(picked);
-  const byDefault = sources.findIndex((source) => source.isDefault);
-  return byDefault >= 0 ? byDefault : 0;
-}
-
-function matches(label: string, wanted: string | null): boolean {
-  const needle = wanted?.trim().toLowerCase();
-  return !!needle && label.trim().toLowerCase().includes(needle);
+  const preferred = findPreferred(candidates, saved?.split(SEPARATOR)[0] ?? null, voiceAuthor);
+  if (preferred) return candidates.indexOf(preferred);
+  return Math.max(0, sources.findIndex((source) => source.isDefault));
 }
 
 /** The menu entries for the loaded source `current` whose renditions (already ordered by the rules) are `tracks`. */

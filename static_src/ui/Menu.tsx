@@ -6,8 +6,6 @@ import { DEFAULTS } from '../core/defaults';
 import { t } from '../i18n';
 import { Icon } from './icons';
 
-const DRAG_THRESHOLD_PX = 8;
-
 interface MenuProps {
   label: string;
   onBack?: () => void;
@@ -59,7 +57,7 @@ export function Menu({ label, onBack, onClose, children, name }: MenuProps) {
     drag.current.startY = event.clientY;
   };
   const onPointerMove = (event: PointerEvent) => {
-    if (event.buttons && Math.abs(event.clientY - drag.current.startY) > DRAG_THRESHOLD_PX) drag.current.active = true;
+    if (event.buttons && Math.abs(event.clientY - drag.current.startY) > DEFAULTS.menuDragThresholdPx) drag.current.active = true;
   };
   const onPointerUp = () => {
     if (!drag.current.active) return;

@@ -17,7 +17,7 @@ export function ResumePrompt({ controller }: { controller: PlayerController }) {
       <button type="button" className="player__pill player__pill--primary" onClick={() => void controller.start(resumeAt)}>
         {t('resumeContinue')}
       </button>
-      <button type="button" className="player__pill" onClick={() => void controller.startOver()}>
+      <button type="button" className="player__pill" onClick={() => void controller.start(0)}>
         {t('resumeStartOver')}
       </button>
     </div>

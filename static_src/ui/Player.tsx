@@ -2,7 +2,7 @@
 // #player-ui), so mounting over it changes nothing on screen; from then on it reads the stores and sends intents.
 // The <video> is the shell's own, outside this tree: the entry attached it before React arrived.
 import { useLayoutEffect, useMemo } from 'react';
-import { useStore } from './useStore';
+import { DEFAULTS } from '../core/defaults';
 import type { PlayerContext } from '../context';
 import { t } from '../i18n';
 import type { PlayerController } from '../player/controller';
@@ -14,6 +14,7 @@ import { SharePopup } from './SharePopup';
 import { UiController } from './uiState';
 import { useGestures, useIdleControls, useKeyboard, useLayout } from './useInteraction';
 import { usePlatform } from './usePlatform';
+import { useStore } from './useStore';
 
 interface Props {
   context: PlayerContext;
@@ -22,7 +23,6 @@ interface Props {
 }
 
 const PLAY_ICON = 'M8 5.14v13.72a1 1 0 0 0 1.5.86l11-6.86a1 1 0 0 0 0-1.72l-11-6.86A1 1 0 0 0 8 5.14z';
-const NEXT_CARD_LEAD_S = 10; // the next-episode card shows over an episode's last 10 s and at its end
 
 export function Player({ context, controller, container }: Props) {
   const state = useStore(controller.store);
@@ -54,7 +54,7 @@ export function Player({ context, controller, container }: Props) {
 
   const showStart = state.phase === 'idle' || state.phase === 'paused';
   const busy = state.phase === 'loading' || (state.buffering && state.phase !== 'paused');
-  const live = state.phase !== 'idle' && state.phase !== 'loading' && state.phase !== 'error';
+  const active = state.phase !== 'idle' && state.phase !== 'loading' && state.phase !== 'error'; // controls apply
   const season = episode?.season ?? null;
 
   return (
@@ -71,7 +71,7 @@ export function Player({ context, controller, container }: Props) {
           </p>
         )}
       </div>
-      {live && <div className="player__surface" onPointerUp={onTap} aria-hidden="true" />}
+      {active && <div className="player__surface" onPointerUp={onTap} aria-hidden="true" />}
       <Captions controller={controller} ui={ui} />
       {uiState.seekFlash !== null && (
         <div className={`player__flash player__flash--${uiState.seekFlash < 0 ? 'left' : 'right'}`} aria-hidden="true">
@@ -93,7 +93,7 @@ export function Player({ context, controller, container }: Props) {
       )}
       <ResumePrompt controller={controller} />
       {busy && <div className="player__spinner" role="status" aria-label={t('loading')} />}
-      {live && (
+      {active && (
         <Controls
           controller={controller}
           ui={ui}
@@ -102,8 +102,8 @@ export function Player({ context, controller, container }: Props) {
           hasEpisodes={controller.episodes.length > 1}
         />
       )}
-      {live && <Menus controller={controller} ui={ui} seasons={context.seasons} />}
-      {live && uiState.shareOpen && context.isEnabledShare && (
+      {active && <Menus controller={controller} ui={ui} seasons={context.seasons} />}
+      {active && uiState.shareOpen && context.isEnabledShare && (
         <SharePopup
           title={content.title}
           position={season && episode ? { season: season.order, episode: episode.order } : null}
@@ -112,7 +112,7 @@ export function Player({ context, controller, container }: Props) {
         />
       )}
       {next && context.isAvailable && state.started && (
-        <NextEpisodeCard controller={controller} next={next} leadS={NEXT_CARD_LEAD_S} />
+        <NextEpisodeCard controller={controller} next={next} leadS={DEFAULTS.nextCardLeadS} />
       )}
       {state.error && <ErrorScreen error={state.error} onReset={() => controller.reset()} />}
     </>

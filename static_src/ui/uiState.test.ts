@@ -1,3 +1,4 @@
+import { resetStorageWarnings } from '../core/storage';
 import { UiController } from './uiState';
 
 describe('UiController', () => {
@@ -31,8 +32,12 @@ describe('UiController', () => {
   });
 
   it('ignores a stored caption style that is not one it offers', () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    resetStorageWarnings();
     localStorage.setItem('player-caption-style', JSON.stringify({ size: 9, color: 'red', background: 'semi' }));
     expect(new UiController().store.get().captionStyle).toEqual({ size: 1, color: 'white', background: 'semi' });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('storage invalid failed (player-caption-style)'), undefined);
+    warn.mockRestore();
   });
 
   it('opens one menu at a time and closes the share popup when a menu opens', () => {

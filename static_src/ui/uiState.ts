@@ -15,7 +15,6 @@ export interface CaptionStyle {
 export const CAPTION_SIZES = [0.75, 1, 1.5, 2] as const;
 export const CAPTION_COLORS = ['white', 'yellow', 'cyan'] as const;
 export const CAPTION_BACKGROUNDS = ['none', 'semi', 'solid'] as const;
-const SEEK_FLASH_MS = 600; // ours: how long the '+10 с' of a double tap stays
 const DEFAULT_CAPTION_STYLE: CaptionStyle = { size: 1, color: 'white', background: 'semi' };
 
 export interface UiState {
@@ -84,7 +83,7 @@ export class UiController {
   flashSeek(seconds: number): void {
     this.store.set({ seekFlash: seconds });
     clearTimeout(this.flashTimer);
-    this.flashTimer = setTimeout(() => this.store.set({ seekFlash: null }), SEEK_FLASH_MS);
+    this.flashTimer = setTimeout(() => this.store.set({ seekFlash: null }), DEFAULTS.seekFlashMs);
   }
 
   dispose(): void {
