@@ -73,12 +73,32 @@ INIT_SCRIPT = r"""
 (() => {
   if (window.__bench) return;
   const b = (window.__bench = { longTasks: [], firstFrame: null, mountedAt: null, videos: 0 });
+  // What the harness waits for (wait_in_page): promises, so that waiting runs no code in the page until they settle.
+  b.painted = new Promise((resolve) => { b.onPaint = resolve; });
+  b.framed = new Promise((resolve) => { b.onFrame = resolve; });
+  try {
+    new PerformanceObserver((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length) b.onPaint();
+    }).observe({ type: 'paint', buffered: true });
+  } catch (e) { b.paintError = String(e); }
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) b.longTasks.push([e.startTime, e.duration]);
     }).observe({ type: 'longtask', buffered: true });
   } catch (e) { b.longTaskError = String(e); }
   try { performance.setResourceTimingBufferSize(5000); } catch (e) {}
+  // Long animation frames name the scripts behind a long task: kept to say what a long task after mount was.
+  b.frames = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.blockingDuration <= 0) continue;
+        b.frames.push({ start: e.startTime, duration: e.duration, scripts: e.scripts.map((x) => ({
+          invoker: x.invoker, source: (x.sourceURL || '').replace(/^https?:\/\/[^/]+/, ''),
+          function: x.sourceFunctionName, duration: Math.round(x.duration) })) });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch (e) { b.framesError = String(e); }
   // The player sets window.__playerMounted = true once React has mounted: note the moment.
   let mounted;
   try {
@@ -101,6 +121,7 @@ INIT_SCRIPT = r"""
       b.presentationTime = meta.presentationTime;
       b.frame = { width: meta.width, height: meta.height, mediaTime: meta.mediaTime,
                   src: (v.currentSrc || '').slice(0, 100) };
+      b.onFrame();
     });
   };
   const scan = (node) => {
@@ -125,7 +146,8 @@ COLLECT = r"""
     fcp: fcp ? fcp.startTime : null,
     firstFrame: b.firstFrame, presentationTime: b.presentationTime, frame: b.frame || null, videos: b.videos,
     noRvfc: !!b.noRvfc, mountedAt: b.mountedAt, mounted: !!window.__playerMounted,
-    longTasks: b.longTasks || [], longTaskError: b.longTaskError || null, mountHookError: b.mountHookError || null,
+    longTasks: b.longTasks || [], frames: b.frames || [],
+    longTaskError: b.longTaskError || null, mountHookError: b.mountHookError || null,
     nav: nav ? { transfer: nav.transferSize, encoded: nav.encodedBodySize, decoded: nav.decodedBodySize,
                  responseStart: nav.responseStart, responseEnd: nav.responseEnd,
                  domContentLoaded: nav.domContentLoadedEventEnd } : null,
@@ -324,12 +346,7 @@ def load_once(browser: Any, url: str, page_name: str, profile: Profile, heavy: b
 
         page.goto(url, wait_until="commit", timeout=timeout_ms)
         remaining = max(1000, timeout_ms - (time.monotonic() - wall) * 1000)
-        if page_name in VIDEO_PAGES:
-            page.wait_for_function("() => window.__bench && window.__bench.firstFrame !== null", polling=50,
-                                   timeout=remaining)
-        else:
-            page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length > 0",
-                                   polling=50, timeout=remaining)
+        wait_in_page(cdp, "framed" if page_name in VIDEO_PAGES else "painted", remaining)
         page.wait_for_timeout(SETTLE_MS)
         snap = collect(page, args.timeout)
         out.update(analyse(snap, page_name, sizes, inline_own))
@@ -367,6 +384,32 @@ def load_once(browser: Any, url: str, page_name: str, profile: Profile, heavy: b
             out["ok"] = False
             out["error"] = f"hung: renderer killed after {deadline:.0f} s ({out.get('error', '')})"[:300]
     return out
+
+
+def wait_in_page(cdp: Any, promise: str, timeout_ms: float) -> None:
+    """Waits for INIT_SCRIPT's ``window.__bench[promise]`` with one Runtime.evaluate that awaits it.
+
+    Not page.wait_for_function: its first call injects Playwright's selector engine into the page, ~80 ms of script
+    evaluation at 6x CPU that lands wherever the call happens to land, before the first paint as often as not (seen in
+    traces). Awaiting a promise runs nothing in the page until it settles."""
+    expression = (f"window.__bench ? Promise.race([window.__bench.{promise}.then(() => 'done'), "
+                  f"new Promise((resolve) => setTimeout(() => resolve('timeout'), {int(timeout_ms)}))]) : 'early'")
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        try:
+            answer = cdp.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                   "returnByValue": True})
+        except Exception as error:  # the context of a document being replaced: try again in the new one
+            if "context" not in str(error).lower() and "navigat" not in str(error).lower():
+                raise
+            answer = {"result": {"value": "early"}}
+        value = answer.get("result", {}).get("value")
+        if value == "done":
+            return
+        if value == "timeout":
+            break
+        time.sleep(0.05)  # the init script has not run yet
+    raise TimeoutError(f"no {promise} within {timeout_ms / 1000:.0f} s")
 
 
 DIAGNOSE = r"""
@@ -439,6 +482,7 @@ def analyse(snap: dict[str, Any], page_name: str, sizes: Sizes, inline_own: floa
         "tbt": blocking_time(snap["longTasks"], fcp, first_frame) if fcp is not None and first_frame else None,
         "longTasks": snap["longTasks"],
         "longTasksAfterMount": len(after_mount),
+        "longTaskScriptsAfterMount": culprits(after_mount, snap.get("frames", [])),
         "maxLongTaskAfterMount": max((d for _, d in after_mount), default=0.0) if mounted_at is not None else None,
         "renderBlocking": [url_path(r["url"]) for r in snap["resources"] if r["blocking"] == "blocking"],
         "scripts": sorted({url_path(r["url"]) for r in js}),
@@ -449,6 +493,18 @@ def analyse(snap: dict[str, Any], page_name: str, sizes: Sizes, inline_own: floa
         "mountHookError": snap["mountHookError"],
     }
     return result
+
+
+def culprits(tasks: list[list[float]], frames: list[dict[str, Any]]) -> list[str]:
+    """For each long task, the longest script of the long animation frame that holds it ('?' when none does)."""
+    out = []
+    for start, duration in tasks:
+        holding = [f for f in frames if f["start"] <= start + 1 and start + duration <= f["start"] + f["duration"] + 1]
+        scripts = [x for f in holding for x in f["scripts"]]
+        top = max(scripts, key=lambda x: x["duration"], default=None)
+        named = f"{top['invoker']} {top['source']} {top['function']} ({top['duration']} ms)" if top else None
+        out.append(f"{duration:.0f} ms: " + (named or "no script (style, layout, GC or the browser)"))
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ figures
@@ -810,6 +866,7 @@ def progress_line(run: dict[str, Any], rounds: int) -> str:
                   f"tbt {fmt(run['tbt'], 'ms')}"]
     if run.get("maxLongTaskAfterMount") is not None:
         parts.append(f"longest task after mount {run['maxLongTaskAfterMount']:.0f} ms")
+        parts += [f"[{c}]" for c in run.get("longTaskScriptsAfterMount", [])]
     if run.get("playback"):
         parts.append(f"heap {run['playback']['heapUsedAfterGC'] / 1e6:.1f} MB after GC")
     return f"{head} " + ", ".join(parts)
