@@ -22,7 +22,6 @@ interface Props {
   container: HTMLElement;
 }
 
-const PLAY_ICON = 'M8 5.14v13.72a1 1 0 0 0 1.5.86l11-6.86a1 1 0 0 0 0-1.72l-11-6.86A1 1 0 0 0 8 5.14z';
 
 export function Player({ context, controller, container }: Props) {
   const state = useStore(controller.store);
@@ -86,9 +85,7 @@ export function Player({ context, controller, container }: Props) {
           aria-label={`${state.phase === 'paused' ? t('play') : t('start')}: ${content.title}`}
           onClick={() => void controller.start()}
         >
-          <svg className="player__start-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path d={PLAY_ICON} />
-          </svg>
+          <span className="player__start-icon" aria-hidden="true" />
         </button>
       )}
       <ResumePrompt controller={controller} />

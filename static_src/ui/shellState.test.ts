@@ -1,6 +1,6 @@
 import { createStore } from '../core/store';
 import { initialState, type PlayerState } from '../player/controller';
-import { reflectPhase } from './shellState';
+import { createVideo, reflectPhase } from './shellState';
 
 describe('reflectPhase', () => {
   it("writes the controller's phase to the container at once and on every change, until stopped", () => {
@@ -18,5 +18,18 @@ describe('reflectPhase', () => {
     stop();
     store.set({ phase: 'paused' });
     expect(container.dataset.state).toBe('playing');
+  });
+});
+
+describe('createVideo', () => {
+  it('makes an inline, unloaded, CORS-enabled <video> without controls, labelled with the title', () => {
+    const video = createVideo('Фильм');
+    expect(video.isConnected).toBe(false);
+    expect(video.className).toBe('player__video');
+    expect(video.playsInline).toBe(true);
+    expect(video.getAttribute('preload')).toBe('none');
+    expect(video.getAttribute('crossorigin')).toBe('anonymous');
+    expect(video.getAttribute('aria-label')).toBe('Фильм');
+    expect(video.controls).toBe(false);
   });
 });

@@ -11,3 +11,18 @@ export function reflectPhase(container: HTMLElement, store: Store<PlayerState>):
   update();
   return store.subscribe(update);
 }
+
+/**
+ * The page's <video>, made by the entry rather than served in the markup: a media element's default styles and
+ * controls are the most expensive part of a first paint the poster covers anyway. It is made detached (hls.js and
+ * MSE need no layout, so playback can start before the first paint) and goes first in #player, under the interface.
+ */
+export function createVideo(label: string): HTMLVideoElement {
+  const video = document.createElement('video');
+  video.className = 'player__video';
+  video.playsInline = true;
+  video.preload = 'none';
+  video.crossOrigin = 'anonymous';
+  video.setAttribute('aria-label', label);
+  return video;
+}

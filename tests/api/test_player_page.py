@@ -42,11 +42,13 @@ def test_script_and_style_tags_come_from_the_build(client, demo_catalogue, app):
     assert f'<script type="module" src="{player.script}"></script>' in head
     assert re.search(r"/assets/player-[A-Z0-9]{8}\.js", player.script)
 
-    # The shell's own styles are inline, under the page's nonce (the one its inline script carries too).
+    # The shell's own styles are inline, under the page's nonce, which its inline script (after the markup, where it
+    # does not split the parse) carries too.
     shell_css = str(manifest.inline_css("styles/shell.css"))
     assert ".player__start" in shell_css and "sourceMappingURL" not in shell_css
-    nonces = re.findall(r'<(?:style|script) nonce="([^"]+)"', head)
+    nonces = re.findall(r'<(?:style|script) nonce="([^"]+)"', html)
     assert len(nonces) == 2 and nonces[0] == nonces[1] and len(nonces[0]) >= 16
+    assert "<script nonce" not in head and html.index("<script nonce") > html.index("data-player-start")
     assert f'<style nonce="{nonces[0]}">{shell_css}</style>' in head
     again = head_of(client.get("/?movie_id=1").get_data(as_text=True))
     assert re.findall(r'<style nonce="([^"]+)">', again) != nonces[:1]  # a fresh nonce per response

@@ -6,7 +6,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.browser.helpers import NEXT_FRAME, video_state, wait_until_playing
 
-SHELL = ["img.player__poster-img", "h1.player__title", "button[data-player-start]"]
+SHELL = ["img.player__poster-img", "h1.player__title", "button[data-player-start]", ".player__start-icon"]
 
 
 def test_shell_paints_with_javascript_disabled(browser, live_server):
