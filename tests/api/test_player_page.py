@@ -207,3 +207,12 @@ def test_an_unexpected_failure_on_the_page_shows_an_error_id_and_reload(client, 
     assert re.search(r"Идентификатор ошибки: <span data-error-id>[0-9a-f]{32}</span>", html)
     assert f'href="/?movie_id=1&amp;season=1">{texts.RELOAD_PAGE}</a>' in html
     assert "secret" not in html and "Traceback" not in html
+
+
+def test_module_preloads_name_each_chunk_once_and_hls_only_with_auto_play(client, demo_catalogue, app):
+    hls = app.extensions["assets_manifest"].entry("hls.mjs")
+    autoplay = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1&auto_play=1").text)
+    assert len(autoplay) == len(set(autoplay)), "a chunk the entry and hls.js share is preloaded once"
+    assert hls.script in autoplay
+    clicked = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1").text)
+    assert hls.script not in clicked

@@ -670,10 +670,12 @@ def notes(runs: list[dict[str, Any]], meta: dict[str, Any]) -> list[str]:
         if playback:
             times = [max((v["currentTime"] for v in p["videos"]), default=0) for p in playback]
             line += f"; currentTime after the playback period: {', '.join(f'{t:.1f}' for t in times)} s"
-        scripts = sorted({tuple(r["scripts"]) for r in ok if r.get("scripts")}
-                         | {tuple(r["diagnosis"]["scripts"]) for r in rs if (r.get("diagnosis") or {}).get("scripts")})
-        if page == "player" and len(scripts) > 1:
-            line += f"; the scripts changed during the run ({len(scripts)} sets): someone rebuilt the front end"
+        entries = {s for r in ok for s in r.get("scripts", []) if re.search(r"/assets/player-\w+\.js$", s)}
+        if page == "player" and len(entries) > 1:  # a hashed entry name changes only with a rebuild
+            line += f"; the entry script changed during the run ({len(entries)} names): someone rebuilt the front end"
+        lazy = sum(1 for r in ok if any("/mount-" in s for s in r.get("scripts", [])))
+        if page == "player" and lazy:
+            line += f"; the interface chunk arrived before the first frame in {lazy}/{len(ok)} loads"
         errors = sorted({e for r in rs for e in r.get("errors", [])})
         if errors:
             line += "; page errors: " + " | ".join(errors[:3])
