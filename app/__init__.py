@@ -69,12 +69,14 @@ def _register_blueprints(app: Flask) -> None:
     from app.cli import demo_cli
     from app.errors import register_error_handlers
     from app.extensions import api
+    from app.player.ads import bp as ads_bp
     from app.player.static import register_static
     from app.player.views import bp as player_bp
 
     api.register_blueprint(catalogue_api)
     api.register_blueprint(activity_api)
     app.register_blueprint(player_bp)
+    app.register_blueprint(ads_bp)
     register_static(app)
     app.cli.add_command(demo_cli)
     register_error_handlers(app)  # after flask-smorest's, so that ours answer

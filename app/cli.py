@@ -15,17 +15,22 @@ demo_cli = AppGroup("demo", help="The demo catalogue and its generated sample me
 @click.option("--reset", is_flag=True, help="Delete every content first (the demo catalogue is rewritten).")
 def seed_command(reset: bool) -> None:
     """Write the demo catalogue (fixed ids) into an empty database."""
+    from app.demo.ads import seed_ads
     from app.demo.seed import seed_demo
 
     created = seed_demo(media_url=current_app.config["MEDIA_URL_PATH"], reset=reset)
     click.echo("demo catalogue written" if created else "database already has contents: demo catalogue left as is")
+    ads = seed_ads(media_url=current_app.config["MEDIA_URL_PATH"], reset=reset)
+    click.echo("demo ads written" if ads else "database already has ads: demo ads left as is")
 
 
 @demo_cli.command("media")
 def media_command() -> None:
-    """Generate the sample HLS media with ffmpeg (cached: quick when nothing changed)."""
+    """Generate the sample HLS media and the ad creatives with ffmpeg (cached: quick when nothing changed)."""
+    from app.demo.ads import generate_creatives
     from app.demo.media import generate
 
     root = Path(current_app.config["MEDIA_ROOT"])
     changed = generate(root, url_prefix=current_app.config["MEDIA_URL_PATH"].rstrip("/"))
+    changed = generate_creatives(root) or changed
     click.echo(f"media {'generated' if changed else 'up to date'} in {root}")

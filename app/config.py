@@ -46,7 +46,10 @@ class Settings:
     # Runtime configuration handed to the player (spec §1): API base URL ("" = this origin), the ad-list URL,
     # the fullscreen mode ("native" or "pseudo"), and the path the lazy player chunks load from.
     PLAYER_BASE_URL: str = ""
-    AD_LIST_URL: str = ""
+    # The ad list (spec §3): this application's own (app/player/ads.py, placements in the database) by default, or
+    # an outside ad server's. Empty leaves the player without one: it reports 'ENV_AD_LIST_URL is not defined'
+    # and plays the film without ads.
+    AD_LIST_URL: str = "/ad-list.json"
     FULLSCREEN_MODE: str = "native"
     WIDGET_ASSETS_PATH: str = "/assets/"
     # Built front end: esbuild writes hashed files and its metafile here (`npm run build`).

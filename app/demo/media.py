@@ -119,7 +119,7 @@ def generate(
         prefix = f"[media {number}/{len(steps)}]"
         log(f"{prefix} {label}…")
         action(_prefixed(log, f"{prefix}  "))
-    _write_atomic(stamp_path, stamp_text)
+    write_atomic(stamp_path, stamp_text)
     return True
 
 
@@ -156,7 +156,7 @@ def _base_steps(ffmpeg: str, media_root: Path, seconds: int) -> list[tuple[str, 
 
         def run(log: Log) -> None:
             out.mkdir(parents=True)
-            _ffmpeg(ffmpeg, args, seconds, log)
+            run_ffmpeg(ffmpeg, args, seconds, log)
 
         return run
 
@@ -166,9 +166,9 @@ def _base_steps(ffmpeg: str, media_root: Path, seconds: int) -> list[tuple[str, 
 
     return [
         (f"encoding {SOURCE_SECONDS} s source ({len(VIDEO)} video renditions)",
-         lambda log: _ffmpeg(ffmpeg, video_args, SOURCE_SECONDS, log)),
+         lambda log: run_ffmpeg(ffmpeg, video_args, SOURCE_SECONDS, log)),
         (f"encoding {SOURCE_SECONDS} s source ({len(AUDIO)} audio renditions)",
-         lambda log: _ffmpeg(ffmpeg, audio_args, SOURCE_SECONDS, log)),
+         lambda log: run_ffmpeg(ffmpeg, audio_args, SOURCE_SECONDS, log)),
         *((f"segmenting {seconds} s of video {v.name}", segment("video", v.name)) for v in VIDEO),
         *((f"segmenting {seconds} s of audio {a.name}", segment("audio", a.name)) for a in AUDIO),
         ("publishing base", publish),
@@ -218,7 +218,7 @@ def _write_titles(ffmpeg: str, media_root: Path, titles: Sequence[DemoTitle], ur
         poster = tmp / "posters" / f"{title.slug}.jpg"
         poster.parent.mkdir(exist_ok=True)
         hue = 360 * index // len(titles)
-        _ffmpeg(ffmpeg, ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=1", "-vf", f"hue=h={hue}",
+        run_ffmpeg(ffmpeg, ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=1", "-vf", f"hue=h={hue}",
                          "-frames:v", "1", "-q:v", "4", str(poster)])
     for name in ("titles", "posters"):
         _replace_dir(tmp / name, media_root / name)
@@ -241,7 +241,7 @@ def _media_playlist(base: Path, kind: str, name: str, count: int, out: Path) -> 
     return sizes, [float(extinf[len("#EXTINF:"):].rstrip(",")) for extinf, _ in segments[:count]]
 
 
-def _ffmpeg(ffmpeg: str, args: list[str], seconds: float | None = None, log: Log | None = None) -> None:
+def run_ffmpeg(ffmpeg: str, args: list[str], seconds: float | None = None, log: Log | None = None) -> None:
     """Runs ffmpeg; with ``seconds`` and ``log``, logs its progress every 10 %. Raises RuntimeError on failure."""
     command = [ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-progress", "pipe:1", *args]
     with tempfile.TemporaryFile() as stderr:
@@ -275,7 +275,7 @@ def _replace_dir(new: Path, target: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f"{path.name}.tmp")
     tmp.write_text(text, "utf-8")
     os.replace(tmp, path)

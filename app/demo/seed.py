@@ -7,6 +7,7 @@ from sqlalchemy import delete, func, select, text
 from app.demo.catalogue import CONTENTS, TITLE_BY_SLUG, DemoContent
 from app.extensions import db
 from app.models import AvailabilityRule, Content, ContentType, Country, Episode, Language, RuleKind, Season
+from app.models.catalogue import content_countries, content_languages
 
 CONTENT_TYPES = {"film": "Фильм", "series": "Сериал"}
 COUNTRIES = {"ru": "Россия", "fr": "Франция", "us": "США"}
@@ -17,6 +18,9 @@ MISSING_MEDIA_SLUG = "never-uploaded"  # the error-path content points here, and
 def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
     """Write the catalogue when the database has no contents (or after ``reset``). True if it wrote anything."""
     if reset:
+        # Association rows too: SQLite, unlike PostgreSQL, does not cascade the contents' deletion to them.
+        for table in (content_countries, content_languages):
+            db.session.execute(table.delete())
         for model in (AvailabilityRule, Episode, Season, Content, ContentType, Country, Language):
             db.session.execute(delete(model))
     elif db.session.scalar(select(func.count()).select_from(Content)):
@@ -29,7 +33,7 @@ def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
     for demo in CONTENTS:
         db.session.add(_content(demo, types, countries, languages, media))
     db.session.commit()
-    _advance_sequences()
+    advance_sequences()
     return True
 
 
@@ -85,11 +89,11 @@ def _duration(slug: str | None) -> int | None:
     return TITLE_BY_SLUG[slug].duration if slug else None
 
 
-def _advance_sequences() -> None:
+def advance_sequences(tables: tuple[str, ...] = ("contents", "episodes")) -> None:
     """Rows were written with explicit ids; PostgreSQL's sequences must move past them."""
     if db.engine.dialect.name != "postgresql":
         return
-    for table in ("contents", "episodes"):
+    for table in tables:
         db.session.execute(
             text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))")  # noqa: S608
         )

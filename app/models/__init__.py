@@ -1,6 +1,7 @@
 """Models, one module per domain. Importing this package registers every table on ``db.metadata``."""
 
 from app.models.activity import WatchProgress
+from app.models.ads import AdCreative, AdMediaFile, AdPlacement, AdPosition, AdTrackingHit
 from app.models.catalogue import (
     AvailabilityRule,
     Content,
@@ -13,6 +14,11 @@ from app.models.catalogue import (
 )
 
 __all__ = [
+    "AdCreative",
+    "AdMediaFile",
+    "AdPlacement",
+    "AdPosition",
+    "AdTrackingHit",
     "AvailabilityRule",
     "Content",
     "ContentType",

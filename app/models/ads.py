@@ -1,0 +1,108 @@
+"""Ads: the house creatives this application serves as VAST, where ads are placed, and every tracking hit.
+
+A placement puts an ad in a content's pre-roll or mid-roll list (``GET /ad-list.json``). It points either at a house
+creative (served by ``GET /vast.xml``, optionally through a chain of wrappers) or at an outside VAST URL. Targeting is
+optional: a placement with neither a content nor a content type applies everywhere.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, DateTime, Enum, ForeignKey, Index, Integer, String, Text, func
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.extensions import db
+
+MAX_URL = 2048
+
+
+class AdPosition(enum.StrEnum):
+    PREROLL = "preroll"
+    MIDROLL = "midroll"
+
+
+class AdCreative(db.Model):  # type: ignore[name-defined]
+    """A linear video ad of our own: its media files, duration, skip offset and click-through."""
+
+    __tablename__ = "ad_creatives"
+    __table_args__ = (CheckConstraint("duration > 0", name="duration_positive"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    advertiser: Mapped[str] = mapped_column(String(200), default="")
+    duration: Mapped[int] = mapped_column(Integer)  # whole seconds
+    # VAST skipoffset as written in the document: "HH:MM:SS", "HH:MM:SS.mmm" or "n%"; empty: not skippable.
+    skip_offset: Mapped[str] = mapped_column(String(16), default="")
+    click_through_url: Mapped[str] = mapped_column(String(MAX_URL), default="")
+    media_files: Mapped[list[AdMediaFile]] = relationship(
+        back_populates="creative", cascade="all, delete-orphan", order_by="AdMediaFile.id"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.duration} s)"
+
+
+class AdMediaFile(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "ad_media_files"
+    __table_args__ = (CheckConstraint("width > 0 AND height > 0", name="size_positive"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    creative_id: Mapped[int] = mapped_column(ForeignKey("ad_creatives.id", ondelete="CASCADE"), index=True)
+    url: Mapped[str] = mapped_column(String(MAX_URL))  # absolute, or a path on this application
+    mime_type: Mapped[str] = mapped_column(String(100), default="video/mp4")
+    width: Mapped[int] = mapped_column(Integer)
+    height: Mapped[int] = mapped_column(Integer)
+    bitrate: Mapped[int | None] = mapped_column(Integer)  # kbit/s, as VAST counts it
+    codec: Mapped[str] = mapped_column(String(100), default="")
+    creative: Mapped[AdCreative] = relationship(back_populates="media_files")
+
+    def __str__(self) -> str:
+        return f"{self.mime_type} {self.width}x{self.height}"
+
+
+class AdPlacement(db.Model):  # type: ignore[name-defined]
+    """One entry of a pre-roll or mid-roll list: a house creative (through ``wrapper_depth`` wrappers) or a URL."""
+
+    __tablename__ = "ad_placements"
+    __table_args__ = (
+        CheckConstraint("(creative_id IS NULL) <> (vast_url IS NULL)", name="creative_xor_url"),
+        CheckConstraint("wrapper_depth >= 0 AND wrapper_depth <= 5", name="wrapper_depth_range"),
+        Index("ix_ad_placements_position_order", "position", "order"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str] = mapped_column(String(200), default="")
+    position: Mapped[AdPosition] = mapped_column(
+        Enum(AdPosition, native_enum=False, length=16, values_callable=lambda e: [m.value for m in e])
+    )
+    order: Mapped[int] = mapped_column(Integer, default=0)
+    enabled: Mapped[bool] = mapped_column(default=True)
+    creative_id: Mapped[int | None] = mapped_column(ForeignKey("ad_creatives.id", ondelete="CASCADE"))
+    vast_url: Mapped[str | None] = mapped_column(String(MAX_URL))
+    wrapper_depth: Mapped[int] = mapped_column(Integer, default=0)  # house ads only: wrappers before the inline
+    # Targeting: both empty means everywhere.
+    content_id: Mapped[int | None] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), index=True)
+    content_type_id: Mapped[int | None] = mapped_column(ForeignKey("content_types.id", ondelete="CASCADE"))
+    creative: Mapped[AdCreative | None] = relationship()
+
+    def __str__(self) -> str:
+        return self.title or f"{self.position.value} #{self.id}"
+
+
+class AdTrackingHit(db.Model):  # type: ignore[name-defined]
+    """One request to the tracking endpoint: an impression, a click, an event pixel or an error."""
+
+    __tablename__ = "ad_tracking_hits"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    creative_id: Mapped[int | None] = mapped_column(Integer, index=True)  # no FK: hits outlive creatives
+    event: Mapped[str] = mapped_column(String(40))
+    error_code: Mapped[str] = mapped_column(String(16), default="")
+    source: Mapped[str] = mapped_column(String(40), default="")  # which document of a chain: inline, wrapper-N
+    query: Mapped[str] = mapped_column(Text, default="")  # the whole query string, macros as the player filled them
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+    def __str__(self) -> str:
+        return f"{self.event} creative {self.creative_id}"
