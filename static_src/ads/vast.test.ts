@@ -1,0 +1,143 @@
+import { AdError } from './rules';
+import { loadVast, type LoadOptions } from './vast';
+
+const inline = (id: string, media = '<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">' +
+  '<![CDATA[https://cdn.test/a.mp4]]></MediaFile>', skip = '') => `<VAST version="4.2"><Error>https://t.test/vast-error/${id}?c=[ERRORCODE]</Error>
+  <Ad id="${id}"><InLine><AdSystem>t</AdSystem><Error>https://t.test/error/${id}?c=[ERRORCODE]</Error>
+  <Impression>https://t.test/imp/${id}</Impression><AdTitle>x</AdTitle><Creatives><Creative><Linear${skip}>
+  <Duration>00:00:15</Duration><TrackingEvents><Tracking event="start">https://t.test/start/${id}</Tracking></TrackingEvents>
+  <MediaFiles>${media}</MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+const wrapper = (id: string, target: string) => `<VAST version="4.2"><Ad id="${id}"><Wrapper><AdSystem>t</AdSystem>
+  <Error>https://t.test/error/${id}?c=[ERRORCODE]</Error><Impression>https://t.test/imp/${id}</Impression>
+  <Creatives><Creative><Linear><TrackingEvents><Tracking event="start">https://t.test/start/${id}</Tracking>
+  </TrackingEvents></Linear></Creative></Creatives><VASTAdTagURI>${target}</VASTAdTagURI></Wrapper></Ad></VAST>`;
+
+type Route = string | number | 'hang';
+
+function setup(routes: Record<string, Route>, extra: Partial<LoadOptions> = {}) {
+  const requests: { url: string; headers: HeadersInit | undefined }[] = [];
+  const pings: [string[], number][] = [];
+  const fetcher = ((input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    requests.push({ url, headers: init?.headers });
+    const route = routes[url] ?? 404;
+    if (route === 'hang') {
+      return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+    }
+    if (typeof route === 'number') return Promise.resolve({ ok: false, status: route, text: async () => '' } as Response);
+    return Promise.resolve({ ok: true, status: 200, text: async () => route } as Response);
+  }) as typeof fetch;
+  const options: LoadOptions = {
+    timeoutMs: 100,
+    maxWrappers: 5,
+    canPlay: (type) => type === 'video/mp4',
+    fetcher,
+    ping: (urls, code) => pings.push([urls, code]),
+    ...extra,
+  };
+  return { options, requests, pings };
+}
+
+async function failure(promise: Promise<unknown>): Promise<AdError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as AdError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('loadVast', () => {
+  it('resolves an inline ad with its media file, skip offset and the request headers', async () => {
+    const { options, requests, pings } = setup({ 'https://ads.test/a': inline('a', undefined, ' skipoffset="00:00:05"') },
+      { headers: { 'X-Session-Context': 'fp' } });
+    const ad = await loadVast('https://ads.test/a', options);
+    expect(ad.mediaFile.fileURL).toBe('https://cdn.test/a.mp4');
+    expect(ad.linear.skipDelay).toBe(5);
+    expect(ad.errorUrls).toEqual(expect.arrayContaining(['https://t.test/error/a?c=[ERRORCODE]',
+      'https://t.test/vast-error/a?c=[ERRORCODE]']));
+    expect(requests).toEqual([{ url: 'https://ads.test/a', headers: { 'X-Session-Context': 'fp' } }]);
+    expect(pings).toEqual([]);
+  });
+
+  it('follows wrappers, merging their tracking into the inline', async () => {
+    const { options } = setup({
+      'https://ads.test/w1': wrapper('w1', 'https://ads.test/w2'),
+      'https://ads.test/w2': wrapper('w2', 'https://ads.test/a'),
+      'https://ads.test/a': inline('a'),
+    });
+    const ad = await loadVast('https://ads.test/w1', options);
+    expect([...ad.linear.trackingEvents.start].sort()).toEqual(
+      ['https://t.test/start/a', 'https://t.test/start/w1', 'https://t.test/start/w2']);
+    expect(ad.ad.impressionURLTemplates.map((t) => t.url).sort()).toEqual(
+      ['https://t.test/imp/a', 'https://t.test/imp/w1', 'https://t.test/imp/w2']);
+  });
+
+  it('gives up past five wrappers with 302, pinging every document of the chain', async () => {
+    const routes: Record<string, Route> = {};
+    for (let i = 1; i <= 6; i += 1) routes[`https://ads.test/w${i}`] = wrapper(`w${i}`, `https://ads.test/w${i + 1}`);
+    routes['https://ads.test/w7'] = inline('a');
+    const { options, pings, requests } = setup(routes);
+    expect((await failure(loadVast('https://ads.test/w1', options))).code).toBe(302);
+    expect(requests).toHaveLength(6);
+    expect(pings.map(([, code]) => code)).toEqual([302]);
+    expect(pings[0][0].sort()).toEqual([1, 2, 3, 4, 5, 6].map((i) => `https://t.test/error/w${i}?c=[ERRORCODE]`).sort());
+  });
+
+  it('accepts exactly five wrappers', async () => {
+    const routes: Record<string, Route> = {};
+    for (let i = 1; i <= 5; i += 1) routes[`https://ads.test/w${i}`] = wrapper(`w${i}`, `https://ads.test/w${i + 1}`);
+    routes['https://ads.test/w6'] = inline('a');
+    const { options } = setup(routes);
+    expect((await loadVast('https://ads.test/w1', options)).mediaFile.fileURL).toBe('https://cdn.test/a.mp4');
+  });
+
+  it.each([
+    ['not XML', 100, 'Failed parsing xml', '<VAST><Ad>'],
+    ['no Ad', 901, 'Empty vast', '<VAST version="4.2"><Error>https://t.test/root?c=[ERRORCODE]</Error></VAST>'],
+    ['two Ads', 901, 'Empty vast', '<VAST version="4.2"><Error>https://t.test/root?c=[ERRORCODE]</Error><Ad/><Ad/></VAST>'],
+    ['a 404', 900, 'Failed load VAST', 404],
+    ['a 500', 900, 'Failed load VAST', 500],
+  ])('%s is %i', async (_name, code, message, route) => {
+    const { options, pings } = setup({ 'https://ads.test/x': route as Route });
+    const error = await failure(loadVast('https://ads.test/x', options));
+    expect(error).toBeInstanceOf(AdError);
+    expect([error.code, error.message]).toEqual([code, message]);
+    if (code === 901) expect(pings).toEqual([[['https://t.test/root?c=[ERRORCODE]'], 901]]);
+  });
+
+  it('times a hung document out with 350, a hung wrapper target with 301 (pinging the wrapper)', async () => {
+    const root = setup({ 'https://ads.test/x': 'hang' });
+    const started = Date.now();
+    expect((await failure(loadVast('https://ads.test/x', root.options))).code).toBe(350);
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    const chained = setup({ 'https://ads.test/w': wrapper('w', 'https://ads.test/x'), 'https://ads.test/x': 'hang' });
+    expect((await failure(loadVast('https://ads.test/w', chained.options))).code).toBe(301);
+    expect(chained.pings).toEqual([[['https://t.test/error/w?c=[ERRORCODE]'], 301]]);
+  });
+
+  it('is 401 without a usable media file and 403 without a playable one, pinging the whole chain', async () => {
+    const noSize = '<MediaFile delivery="progressive" type="video/mp4"><![CDATA[https://cdn.test/a.mp4]]></MediaFile>';
+    const flv = '<MediaFile delivery="progressive" type="video/x-flv" width="1" height="1">https://cdn.test/a.flv</MediaFile>';
+    for (const [media, code] of [[noSize, 401], [flv, 403]] as const) {
+      const { options, pings } = setup({ 'https://ads.test/w': wrapper('w', 'https://ads.test/a'),
+        'https://ads.test/a': inline('a', media) });
+      expect((await failure(loadVast('https://ads.test/w', options))).code).toBe(code);
+      expect(pings).toHaveLength(1);
+      expect(pings[0][1]).toBe(code);
+      expect(pings[0][0]).toEqual(expect.arrayContaining(['https://t.test/error/w?c=[ERRORCODE]',
+        'https://t.test/error/a?c=[ERRORCODE]', 'https://t.test/vast-error/a?c=[ERRORCODE]']));
+    }
+  });
+
+  it('stops on abort without a ping and rethrows the abort', async () => {
+    const controller = new AbortController();
+    const { options, pings } = setup({ 'https://ads.test/x': 'hang' }, { signal: controller.signal, timeoutMs: 5000 });
+    const pending = failure(loadVast('https://ads.test/x', options));
+    controller.abort(new DOMException('new episode', 'AbortError'));
+    const error = await pending;
+    expect((error as unknown as DOMException).name).toBe('AbortError');
+    expect(pings).toEqual([]);
+  });
+});

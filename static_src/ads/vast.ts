@@ -1,0 +1,192 @@
+// Loading one VAST URL into a playable ad: @dailymotion/vast-client parses, follows wrappers and merges their
+// tracking; the spec's rules go on top (§5, §8): our own fetch (headers, abort, a 5 s timeout per request), XML
+// that fails to parse is 100, a document without exactly one Ad is 901, a bad HTTP answer 900, a hung root 350 and
+// a hung wrapper 301, then the media file choice (401/403). Every error pings the Error URLs of every document in
+// the chain with its code, through our keepalive pixels instead of the library's <img> ones.
+import { VASTClient } from '@dailymotion/vast-client';
+import { pingAll } from './pixels';
+import { AdError, AdErrorCode, adError, chooseMediaFile, type AdMediaFile } from './rules';
+
+export interface VastMediaFile extends AdMediaFile {
+  fileURL: string | null;
+  mimeType: string | null;
+  codec: string | null;
+  apiFramework: string | null;
+}
+
+export interface VastUrlTemplate {
+  id?: string | null;
+  url: string;
+}
+
+export interface VastLinear {
+  type: 'linear';
+  duration: number; // seconds, -1 unknown
+  skipDelay: number | null; // seconds; null or -1: not skippable
+  mediaFiles: VastMediaFile[];
+  trackingEvents: Record<string, string[]>;
+  videoClickThroughURLTemplate: VastUrlTemplate | null;
+  videoClickTrackingURLTemplates: VastUrlTemplate[];
+}
+
+export interface VastAd {
+  id: string | null;
+  sequence: number | null;
+  title?: string | null;
+  creatives: { type: string }[];
+  errorURLTemplates: string[];
+  impressionURLTemplates: VastUrlTemplate[];
+}
+
+export interface VastResponse {
+  ads: VastAd[];
+  errorURLTemplates: string[];
+  version: string | null;
+}
+
+/** A VAST URL resolved to something the ad unit can play and track. */
+export interface LoadedAd {
+  url: string;
+  ad: VastAd;
+  linear: VastLinear;
+  mediaFile: VastMediaFile;
+  errorUrls: string[]; // every Error URL of the chain, ad-level and document-level
+}
+
+export interface LoadOptions {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  timeoutMs: number;
+  maxWrappers: number; // wrappers followed before an inline (spec: 5)
+  canPlay(mimeType: string, codec: string | null): boolean;
+  fetcher?: typeof fetch;
+  ping?(urls: string[], code: AdErrorCode): void;
+}
+
+interface HandlerResult {
+  xml?: Document;
+  error?: Error;
+  statusCode?: number | null;
+  details?: { byteLength: number; statusCode: number; rawXml: string };
+}
+
+/** In-memory capping storage: the library must not touch the page's localStorage (it may throw or be shared). */
+function memoryStorage() {
+  const values = new Map<string, unknown>();
+  return { getItem: (key: string) => values.get(key), setItem: (key: string, value: unknown) => values.set(key, value) };
+}
+
+function adsOf(xml: Document): Element[] {
+  const root = xml.documentElement;
+  return Array.from(root?.children ?? []).filter((child) => child.localName === 'Ad');
+}
+
+function rootErrorUrls(xml: Document): string[] {
+  const root = xml.documentElement;
+  return Array.from(root?.children ?? [])
+    .filter((child) => child.localName === 'Error')
+    .map((child) => (child.textContent ?? '').trim())
+    .filter(Boolean);
+}
+
+/** One GET under the spec's timeout, aborted with the caller's signal too. */
+async function fetchText(url: string, options: LoadOptions): Promise<{ status: number; ok: boolean; text: string }> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), options.timeoutMs);
+  try {
+    const response = await (options.fetcher ?? fetch)(url, {
+      headers: options.headers,
+      signal: controller.signal,
+      credentials: 'omit',
+    });
+    const text = await response.text(); // the body is under the same timeout
+    return { status: response.status, ok: response.ok, text };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * Resolves `url` to a playable ad or throws an AdError (an abort rethrows the AbortError). The pings of every
+ * error have gone out when it returns or throws.
+ */
+export async function loadVast(url: string, options: LoadOptions): Promise<LoadedAd> {
+  const ping = options.ping ?? ((urls: string[], code: AdErrorCode) => void pingAll(urls, { ERRORCODE: code }));
+  const failures = new Map<string, AdError>(); // per document URL: why our handler refused it
+  const client = new VASTClient(0, 0, memoryStorage() as unknown as ConstructorParameters<typeof VASTClient>[2]);
+  const parser = client.getParser();
+  // The library's own error pixels (a failed or too deep wrapper, no ad, an ad without media) go through ours. It
+  // says 303 for an ad left with no media file; the spec says 401 (such a call carries the ad's `system`).
+  let libraryCode: AdErrorCode | null = null;
+  parser.trackVastError = (urls: string[], error: { ERRORCODE?: number }, ...data: object[]) => {
+    let code = (error.ERRORCODE ?? AdErrorCode.UNDEFINED) as AdErrorCode;
+    if (code === AdErrorCode.NO_RESPONSE && data.some((item) => item && 'system' in item)) {
+      code = AdErrorCode.NO_MEDIA_FILE;
+    }
+    libraryCode = code;
+    ping(urls, code);
+  };
+
+  const urlHandler = {
+    async get(documentUrl: string): Promise<HandlerResult> {
+      const refuse = (error: AdError, statusCode: number | null = null): HandlerResult => {
+        failures.set(documentUrl, error);
+        return { error, statusCode };
+      };
+      let answer;
+      try {
+        answer = await fetchText(documentUrl, options);
+      } catch (error) {
+        if (options.signal?.aborted) return { error: error as Error };
+        const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+        const isRoot = documentUrl === url;
+        if (timedOut) return refuse(adError(isRoot ? AdErrorCode.LOAD_TIMEOUT : AdErrorCode.WRAPPER_TIMEOUT));
+        return refuse(adError(AdErrorCode.UNDEFINED, { failedLoad: true }));
+      }
+      if (!answer.ok) return refuse(adError(AdErrorCode.UNDEFINED, { failedLoad: true }), answer.status);
+      const xml = new DOMParser().parseFromString(answer.text, 'text/xml');
+      if (xml.getElementsByTagName('parsererror').length > 0 || !xml.documentElement) {
+        return refuse(adError(AdErrorCode.XML_PARSE), answer.status);
+      }
+      if (xml.documentElement.localName !== 'VAST') {
+        return refuse(adError(AdErrorCode.VERSION_UNSUPPORTED), answer.status); // VAST 1.0's VideoAdServingTemplate
+      }
+      if (adsOf(xml).length !== 1) {
+        ping(rootErrorUrls(xml), AdErrorCode.EMPTY_VAST); // a document with no ad can only report at its root
+        return refuse(adError(AdErrorCode.EMPTY_VAST), answer.status);
+      }
+      return {
+        xml,
+        details: { byteLength: answer.text.length, statusCode: answer.status, rawXml: answer.text },
+      };
+    },
+  };
+
+  let response: VastResponse;
+  try {
+    response = (await client.get(url, {
+      urlHandler,
+      wrapperLimit: options.maxWrappers + 1, // the library counts documents, the spec wrappers
+      timeout: options.timeoutMs,
+      resolveAll: false,
+    })) as VastResponse;
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason ?? error;
+    throw failures.get(url) ?? adError(AdErrorCode.UNDEFINED, { failedLoad: true });
+  }
+
+  const ad = response.ads[0];
+  const errorUrls = [...(ad?.errorURLTemplates ?? []), ...response.errorURLTemplates];
+  if (!ad) throw adError(libraryCode ?? AdErrorCode.NO_RESPONSE); // the library pinged for it already
+  const linear = ad.creatives.find((creative): creative is VastLinear => creative.type === 'linear');
+  const chosen = chooseMediaFile(linear?.mediaFiles ?? [], options.canPlay);
+  if (!linear || chosen instanceof AdError) {
+    const error = chosen instanceof AdError ? chosen : adError(AdErrorCode.NO_MEDIA_FILE);
+    ping(errorUrls, error.code);
+    throw error;
+  }
+  return { url, ad, linear, mediaFile: chosen, errorUrls };
+}
