@@ -48,13 +48,15 @@ await esbuild.build({
 });
 writeFileSync(`${outdir}/meta.json`, JSON.stringify(result.metafile));
 
-// V8's explicit compile hint for the two big chunks (hls.js, the React interface): every function is compiled while
+// V8's explicit compile hint for the big chunks (hls.js, React with react-dom, the interface): every function is compiled while
 // the file streams in, on a background thread, instead of lazily on the main thread at first call, which made
 // hls.js's first response and React's first render long tasks. Not for the entry: it is small and runs at once.
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 for (const [file, info] of Object.entries(result.metafile.outputs)) {
   const entry = info.entryPoint ?? '';
-  if (!file.endsWith('.js') || !(entry.includes('node_modules/hls.js/') || entry.endsWith('ui/mount.tsx'))) continue;
+  const react = Object.keys(info.inputs).some((input) => input.includes('node_modules/react-dom/'));
+  const big = entry.includes('node_modules/hls.js/') || entry.endsWith('ui/mount.tsx') || react;
+  if (!file.endsWith('.js') || !big) continue;
   writeFileSync(file, COMPILE_HINT + readFileSync(file, 'utf8'));
   const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
   map.mappings = `;${map.mappings}`; // the code moved down one line

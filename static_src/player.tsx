@@ -24,19 +24,32 @@ function applyStyles(): void {
   }
 }
 
-function untilPlaybackSettles(controller: PlayerController, engine: Promise<void>): Promise<void> {
-  return new Promise((resolve) => {
-    const settled = () => ['playing', 'paused', 'error', 'ended'].includes(controller.store.get().phase);
+/**
+ * Resolves once playback has settled: the first frame is on screen (requestVideoFrameCallback; 'playing' alone comes
+ * before it), or playback paused, failed or ended, or DEFAULTS.uiDeadlineMs passed.
+ */
+function untilPlaybackSettles(controller: PlayerController, video: HTMLVideoElement, engine: Promise<void>) {
+  return new Promise<void>((resolve) => {
     let stop = () => undefined as void;
+    let finished = false;
     const done = () => {
+      if (finished) return;
+      finished = true;
       stop();
       clearTimeout(timer);
       resolve();
     };
     const timer = setTimeout(done, DEFAULTS.uiDeadlineMs);
+    const check = () => {
+      const { phase } = controller.store.get();
+      if (['paused', 'error', 'ended'].includes(phase)) return done();
+      if (phase !== 'playing') return;
+      if (typeof video.requestVideoFrameCallback === 'function') video.requestVideoFrameCallback(() => done());
+      else done();
+    };
     void engine.then(() => {
-      if (settled()) return done();
-      stop = controller.store.subscribe(() => settled() && done());
+      check();
+      stop = controller.store.subscribe(check);
     });
   });
 }
@@ -81,11 +94,15 @@ function boot(): void {
     // When playback starts at once, the first frame goes first: React's evaluation is one long task (~100 ms on a
     // fast machine, far more on a slow phone), so the interface chunk is fetched and mounted once the video plays
     // (or fails, or DEFAULTS.uiDeadlineMs passed), never while hls.js is busy producing that frame.
-    const ready = playing ? untilPlaybackSettles(controller, engine) : Promise.resolve();
+    const ready = playing ? untilPlaybackSettles(controller, video, engine) : Promise.resolve();
+    // React and react-dom evaluate in one task, the interface's own modules in the next, the first render in a third:
+    // each well under a long task, where the three together made one.
     void ready
+      .then(() => import('react-dom/client'))
+      .then(() => yieldToMain())
       .then(() => import('./ui/mount'))
       .then(async ({ mountUi }) => {
-        await yieldToMain(); // React's evaluation and the first render: two tasks, not one
+        await yieldToMain();
         document.removeEventListener('click', onStart);
         mountUi({ context, controller, container, root });
       })
