@@ -1,0 +1,163 @@
+// When ads play (spec §4): the ad list, a pre-roll before the content, one mid-roll past half of content longer than
+// 1800 s, a new start on a new episode; the ad phase (idle, load, ready, stopped) and the ad history (§3). How an
+// ad plays is the caller's (`playAd`: the ad layer runs an AdUnit to its end); this module never touches the DOM.
+import { createStore, type Store } from '../core/store';
+import { AdError, codeOf, isHttpUrl, midrollDue, percentPlayed } from './rules';
+import type { AdStatus } from './unit';
+import type { LoadedAd } from './vast';
+
+export type AdPhase = 'idle' | 'load' | 'ready' | 'stopped';
+export type AdType = 'preroll' | 'midroll';
+
+export interface AdList {
+  prerollList: string[];
+  midrollList: string[];
+}
+
+export interface AdHistoryItem {
+  id: string;
+  type: AdType;
+  position: number; // running ad number, from 1
+  duration: number; // seconds, rounded
+  perc: number; // percent of the content played when the ad loaded, rounded
+}
+
+export interface SchedulerOptions {
+  adListUrl: string | null;
+  headers(): Record<string, string>; // the common headers and the window-level ones, read at each request
+  fetcher?: typeof fetch;
+  loadAd(vastUrl: string, signal: AbortSignal): Promise<LoadedAd>;
+  playAd(ad: LoadedAd, type: AdType, signal: AbortSignal): Promise<AdStatus>;
+  content(): { currentTime: number; duration: number };
+  minMidrollContentS?: number;
+}
+
+export const AD_LIST_MISSING = 'ENV_AD_LIST_URL is not defined';
+
+/** The ad-list response, defensively: only items with an http(s) vastUrl (relative ones resolved against the list). */
+export function parseAdList(body: unknown, listUrl: string): AdList {
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const urls = (value: unknown) =>
+    (Array.isArray(value) ? value : [])
+      .map((item) => (typeof item === 'object' && item !== null ? (item as { vastUrl?: unknown }).vastUrl : null))
+      .filter((url): url is string => typeof url === 'string' && url.trim() !== '')
+      .map((url) => {
+        try {
+          return new URL(url.trim(), listUrl).href;
+        } catch {
+          return '';
+        }
+      })
+      .filter(isHttpUrl);
+  return { prerollList: urls(record.prerollList), midrollList: urls(record.midrollList) };
+}
+
+export class AdScheduler {
+  readonly store: Store<{ phase: AdPhase; playing: AdType | null }>;
+  readonly history: AdHistoryItem[] = [];
+  private list: Promise<AdList> | null = null;
+  private controller = new AbortController();
+  private midrollShown = false;
+  private midrollRunning = false;
+
+  constructor(private readonly options: SchedulerOptions) {
+    this.store = createStore({ phase: 'idle' as AdPhase, playing: null as AdType | null });
+  }
+
+  get phase(): AdPhase {
+    return this.store.get().phase;
+  }
+
+  /** The pre-roll: resolves when the content may play (ads done, failed or absent). Never rejects. */
+  async preroll(): Promise<void> {
+    const signal = this.controller.signal;
+    this.store.set({ phase: 'load' });
+    let list: AdList;
+    try {
+      list = await this.adList(signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      console.warn('ads: the ad list failed, the content plays without ads:', String((error as Error)?.message ?? error));
+      this.store.set({ phase: 'stopped' });
+      return;
+    }
+    await this.run(list.prerollList, 'preroll', signal);
+  }
+
+  /** Call on every content time update: starts the mid-roll once when it is due; resolves when the content may go on. */
+  maybeMidroll(): Promise<void> | null {
+    const { currentTime, duration } = this.options.content();
+    if (this.midrollRunning || !midrollDue(duration, currentTime, this.midrollShown, this.options.minMidrollContentS)) {
+      return null;
+    }
+    this.midrollShown = true; // once, even after a seek back (spec §4)
+    this.midrollRunning = true;
+    const signal = this.controller.signal;
+    return this.adList(signal)
+      .then((list) => this.run(list.midrollList, 'midroll', signal))
+      .catch(() => this.store.set({ phase: 'stopped' }))
+      .finally(() => (this.midrollRunning = false));
+  }
+
+  /** A new episode (spec §4): the current ad stops, the list is fetched again, the mid-roll may come again. */
+  reset(): void {
+    this.controller.abort(new DOMException('a new episode', 'AbortError'));
+    this.controller = new AbortController();
+    this.list = null;
+    this.midrollShown = false;
+    this.midrollRunning = false;
+    this.store.set({ phase: 'idle', playing: null });
+  }
+
+  private adList(signal: AbortSignal): Promise<AdList> {
+    if (!this.list) {
+      this.list = this.fetchList(signal);
+      this.list.catch(() => (this.list = null)); // a failure may be retried by the next break
+    }
+    return this.list;
+  }
+
+  private async fetchList(signal: AbortSignal): Promise<AdList> {
+    const url = this.options.adListUrl;
+    if (!url) throw new Error(AD_LIST_MISSING);
+    const absolute = new URL(url, document.baseURI).href;
+    const response = await (this.options.fetcher ?? fetch)(absolute, {
+      headers: this.options.headers(),
+      signal,
+      credentials: 'omit',
+    });
+    if (!response.ok) throw new Error(`ad list: HTTP ${response.status}`);
+    return parseAdList(await response.json(), absolute);
+  }
+
+  /** Loads every VAST of a break in parallel (failures dropped), then plays them in list order. */
+  private async run(urls: string[], type: AdType, signal: AbortSignal): Promise<void> {
+    if (urls.length === 0) {
+      this.store.set({ phase: 'stopped' });
+      return;
+    }
+    const perc = percentPlayed(this.options.content().currentTime, this.options.content().duration);
+    const loads = urls.map((url) =>
+      this.options.loadAd(url, signal).catch((error: unknown) => {
+        if (!signal.aborted) console.warn(`ads: ${codeOf(error)} ${(error as AdError)?.message ?? error} (${url})`);
+        return null;
+      }),
+    );
+    for (const pending of loads) {
+      const ad = await pending;
+      if (signal.aborted) return;
+      if (!ad) continue;
+      this.store.set({ phase: 'ready', playing: type });
+      this.history.push({
+        id: ad.ad.id ?? ad.url,
+        type,
+        position: this.history.length + 1,
+        duration: Math.round(ad.linear.duration > 0 ? ad.linear.duration : 0),
+        perc,
+      });
+      const status = await this.options.playAd(ad, type, signal).catch(() => 'ERROR' as AdStatus);
+      if (signal.aborted || status === 'STOPPED') break; // a stop ends the break; any other end moves on
+    }
+    if (!signal.aborted) this.store.set({ phase: 'stopped', playing: null });
+  }
+}
