@@ -13,6 +13,7 @@ import { DEFAULTS } from './core/defaults';
 import { yieldToMain } from './core/timing';
 import { createVideo, reflectPhase } from './ui/shellState';
 import './styles/controls.css';
+import './styles/ads.css';
 
 /** The controls' stylesheet, preloaded by the page without blocking its first paint, applied now. */
 function applyStyles(): void {
@@ -68,6 +69,14 @@ function boot(): void {
   const video = createVideo(context.content.title);
   controller.attach(video);
   connectParent(controller.events);
+  // Ads (a lazy chunk): the first start plays once the pre-roll is over; the episode loads underneath meanwhile.
+  if (context.config.adListUrl && context.isAvailable) {
+    let ads: Promise<{ preroll(): Promise<void> }> | null = null;
+    const loadAds = () => (ads ??= import('./ads/boot').then(({ startAds }) => startAds(context, controller, container)));
+    controller.holdPlayback(() => loadAds().then((scheduler) => scheduler.preroll()));
+  } else if (!context.config.adListUrl) {
+    console.warn('ads: ENV_AD_LIST_URL is not defined'); // spec §7: no ad list, the film plays without ads
+  }
   let engine: Promise<void> | null = null;
   const startNow = Boolean(window.__playerStartRequested || context.autoPlay);
   if (startNow) {

@@ -82,11 +82,13 @@ export class AdUnit {
   /** Points the element at the chosen file and starts listening; play() is the caller's decision (visibility). */
   begin(): void {
     const video = this.video;
+    let loaded = false;
     this.on('canplaythrough', () => {
-      if (this.status !== 'CREATED') return;
+      if (loaded) return;
+      loaded = true; // 'loaded' is tracked once, even when the browser says can-play-through after 'playing'
       this.clearTimer();
       this.tracker.load();
-      this.setStatus('LOADED');
+      if (this.status === 'CREATED') this.setStatus('LOADED');
     });
     this.on('playing', () => {
       this.clearTimer();

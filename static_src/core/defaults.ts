@@ -31,6 +31,11 @@ export const DEFAULTS = {
   menuDragThresholdPx: 8, // ours: a pointer moving further than this inside a menu is a drag, not a choice; ui/Menu
   firstPaintFallbackMs: 100, // ours: the entry runs after the first paint, or after this when no frame comes (hidden)
   uiDeadlineMs: 4000, // ours: with auto_play the interface mounts after the first frame, or after this at the latest
+  vastTimeoutMs: 5000, // §8 (301/350): each VAST request, body included; owner ads/vast
+  vastMaxWrappers: 5, // wrappers followed before an inline; owner ads/vast
+  adMediaTimeoutMs: 8000, // §8 (402): an ad file that neither loads nor starts by then; owner ads/unit
+  adVisibleRatio: 0.51, // §4, §9: an ad plays only while this much of the player is in view; owner ads/rules
+  midrollMinContentS: 1800, // §4, §9: a mid-roll only in content longer than this, at its half; owner ads/scheduler
   defaultVolume: 1, // §3: player-volume default
   defaultMuted: false, // §3: player-muted default
 } as const;

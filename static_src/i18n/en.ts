@@ -70,4 +70,10 @@ export const en: Record<MessageKey, string> = {
   cast: 'Cast to a device',
   airplay: 'AirPlay',
   seeked: '{sign}{n} s',
+  ad: 'Advertisement',
+  adTitle: 'Advertisement',
+  adSkipIn: 'Skip in {n}',
+  adSkip: 'Skip',
+  adVisit: "Visit the advertiser's site",
+  adVolume: 'Ad volume',
 };

@@ -71,6 +71,12 @@ export const ru = {
   cast: 'Трансляция на устройство',
   airplay: 'AirPlay',
   seeked: '{sign}{n} с',
+  ad: 'Реклама',
+  adTitle: 'Объявление', // the media session's title while an ad plays (spec §4)
+  adSkipIn: 'Пропустить {n}', // spec §9: the countdown, then adSkip with its icon
+  adSkip: 'Пропустить',
+  adVisit: 'Перейти на сайт рекламодателя',
+  adVolume: 'Громкость рекламы',
 } as const;
 
 export type MessageKey = keyof typeof ru;

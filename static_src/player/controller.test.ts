@@ -85,6 +85,26 @@ describe('PlayerController.start', () => {
     expect(controller.store.get().phase).toBe('loading'); // until the video reports 'playing'
   });
 
+  it('with a hold (a pre-roll), loads the episode at once but plays only once the hold settles', async () => {
+    const { controller, play } = setup();
+    let release: () => void = () => undefined;
+    controller.holdPlayback(() => new Promise<void>((resolve) => (release = resolve)));
+    const started = controller.start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(attachSourceMock).toHaveBeenCalledTimes(1); // the manifest and first segments load under the ad
+    expect(play).not.toHaveBeenCalled();
+    release();
+    await started;
+    expect(play).toHaveBeenCalledTimes(1);
+  });
+
+  it('a failing hold still lets the film play', async () => {
+    const { controller, play } = setup();
+    controller.holdPlayback(() => Promise.reject(new Error('ads exploded')));
+    await controller.start();
+    expect(play).toHaveBeenCalledTimes(1);
+  });
+
   it('starts at the time code, else at the remembered episode time', async () => {
     const first = setup(makeContext({ timeCode: 90, episodeTime: 30 }));
     await first.controller.start();

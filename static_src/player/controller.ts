@@ -108,6 +108,7 @@ export class PlayerController {
   private readonly api: ProgressApi;
   private startAt: number | null;
   private placeholder = false; // the not-available clip is on the video element
+  private hold: (() => Promise<void>) | null = null; // the next start plays once it settles (a pre-roll)
 
   constructor(
     private readonly context: PlayerContext,
@@ -192,12 +193,28 @@ export class PlayerController {
       this.source = chooseSource(master.sources, favourite, this.context.voiceAuthor);
       this.store.set({ subtitles: master.subtitles, subtitle: -1 });
       this.syncTracks(master.subtitles);
+      const released = this.released(); // the pre-roll runs while the episode loads underneath
       await this.load(this.startAt, loading.signal);
+      await released;
       if (!loading.signal.aborted) await this.play();
     } catch (error) {
       if (loading.signal.aborted) return;
       this.fail(asPlayerError(error));
     }
+  }
+
+  /**
+   * The next start loads the episode (manifest, first segments) at once but plays only when `until()`, called at that
+   * start, settles: the pre-roll. A rejection counts as settled: nothing on the ad side may stop the film.
+   */
+  holdPlayback(until: () => Promise<void>): void {
+    this.hold = until;
+  }
+
+  private async released(): Promise<void> {
+    const hold = this.hold;
+    this.hold = null;
+    if (hold) await Promise.resolve().then(hold).catch(() => undefined);
   }
 
   pause(): void {

@@ -1,0 +1,149 @@
+// The ad layer (spec §4, §5): its own <video> over the player, play/pause, mute and a volume slider, the skip button,
+// the click-through over the video. Plain DOM and text only, so that it shows before React has loaded and nothing
+// from an ad document is ever read as HTML. It plays each ad the scheduler hands it and settles with its end.
+import { t } from '../i18n';
+import { shouldPlay } from './rules';
+import type { AdType } from './scheduler';
+import { AdUnit, isTerminal, type AdStatus } from './unit';
+import type { LoadedAd } from './vast';
+
+export interface LayerOptions {
+  container: HTMLElement; // #player
+  muted(): boolean; // the viewer's content volume, carried into the ad
+  volume(): number;
+  mediaTimeoutMs: number;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, attrs: Record<string, string> = {}) {
+  const node = document.createElement(tag);
+  node.className = className;
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  return node;
+}
+
+export class AdLayer {
+  private userChoice: 'play' | 'pause' | null = null;
+  private visibleRatio = 1;
+
+  constructor(private readonly options: LayerOptions) {}
+
+  /** Shows `ad` until it ends; resolves with its terminal status. An abort (a new episode) stops it. */
+  play(ad: LoadedAd, _type: AdType, signal: AbortSignal): Promise<AdStatus> {
+    const { container } = this.options;
+    if (document.fullscreenElement && document.fullscreenElement !== container) {
+      return Promise.resolve('STOPPED' as AdStatus); // spec §4: native fullscreen when an ad loads stops it
+    }
+    const root = element('div', 'ad-layer', { role: 'region', 'aria-label': t('ad') });
+    const video = element('video', 'ad-layer__video', { playsinline: '', preload: 'auto' });
+    const click = element('button', 'ad-layer__click', { type: 'button', 'aria-label': t('adVisit') });
+    const bar = element('div', 'ad-layer__bar');
+    const toggle = element('button', 'ad-layer__play', { type: 'button', 'data-ad-control': 'play' });
+    const mute = element('button', 'ad-layer__mute', { type: 'button', 'data-ad-control': 'mute' });
+    const volume = element('input', 'ad-layer__volume', {
+      type: 'range', min: '0', max: '1', step: '0.05', 'aria-label': t('adVolume'), 'data-ad-control': 'volume',
+    });
+    const label = element('span', 'ad-layer__label');
+    label.textContent = t('ad');
+    const skip = element('button', 'ad-layer__skip', { type: 'button', 'data-ad-control': 'skip' });
+    bar.append(toggle, mute, volume, label, skip);
+    root.append(video, click, bar);
+    if (!ad.linear.videoClickThroughURLTemplate?.url) click.hidden = true;
+    container.append(root);
+    container.dataset.ad = 'playing';
+
+    const unit = new AdUnit(ad, video, {
+      muted: this.options.muted(),
+      volume: this.options.volume(),
+      mediaTimeoutMs: this.options.mediaTimeoutMs,
+    });
+    const render = () => {
+      const state = unit.store.get();
+      const paused = state.status === 'PAUSED' || state.status === 'LOADED' || state.status === 'CREATED';
+      toggle.textContent = paused ? '▶' : '❚❚';
+      toggle.setAttribute('aria-label', paused ? t('play') : t('pause'));
+      const silent = state.muted || state.volume === 0;
+      mute.textContent = silent ? '🔇' : '🔊';
+      mute.setAttribute('aria-label', silent ? t('unmute') : t('mute'));
+      volume.value = String(silent ? 0 : state.volume);
+      skip.hidden = !state.skip.visible;
+      skip.disabled = !state.skip.enabled;
+      skip.textContent = state.skip.enabled ? `${t('adSkip')} ⏭` : t('adSkipIn', { n: state.skip.left });
+      root.dataset.status = state.status;
+    };
+    const stopRender = unit.store.subscribe(render);
+    render();
+
+    const decide = () => {
+      if (isTerminal(unit.status)) return;
+      const play = shouldPlay({ hidden: document.hidden, visibleRatio: this.visibleRatio, userChoice: this.userChoice });
+      if (play && video.paused) void unit.play();
+      else if (!play && !video.paused) unit.pause();
+    };
+    toggle.addEventListener('click', () => {
+      this.userChoice = video.paused ? 'play' : 'pause'; // the viewer's click decides, whatever the visibility
+      decide();
+    });
+    mute.addEventListener('click', () => unit.toggleMute());
+    volume.addEventListener('input', () => unit.setVolume(volume.value));
+    skip.addEventListener('click', () => unit.skip());
+    click.addEventListener('click', () => {
+      unit.click();
+      this.userChoice = 'pause';
+      decide(); // the viewer went to the advertiser: the ad waits
+    });
+    const onVisibility = () => decide();
+    document.addEventListener('visibilitychange', onVisibility);
+    const observer = typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver((entries) => {
+        this.visibleRatio = entries.at(-1)?.intersectionRatio ?? this.visibleRatio;
+        decide();
+      }, { threshold: [0, 0.25, 0.51, 0.75, 1] })
+      : null;
+    observer?.observe(container);
+    const onMessage = (event: MessageEvent) => {
+      // spec §4: the parent page can pause the ad (issue 5 narrows this to the embedding origin)
+      const data = event.data as { actionType?: unknown } | null;
+      if (event.source === window.parent && data && typeof data === 'object' && data.actionType === 'pause') {
+        this.userChoice = 'pause';
+        decide();
+      }
+    };
+    window.addEventListener('message', onMessage);
+    const session = navigator.mediaSession;
+    if (session) {
+      try {
+        session.metadata = typeof MediaMetadata === 'function' ? new MediaMetadata({ title: t('adTitle') }) : null;
+        session.setActionHandler('play', () => ((this.userChoice = 'play'), decide()));
+        session.setActionHandler('pause', () => ((this.userChoice = 'pause'), decide()));
+        session.setActionHandler('stop', () => unit.stop());
+      } catch {
+        // an action this browser does not know: the others still work
+      }
+    }
+    const onAbort = () => unit.stop();
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    unit.begin();
+    decide();
+    return unit.done.then((status) => {
+      stopRender();
+      observer?.disconnect();
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('message', onMessage);
+      signal.removeEventListener('abort', onAbort);
+      if (session) {
+        for (const action of ['play', 'pause', 'stop'] as const) {
+          try {
+            session.setActionHandler(action, null);
+          } catch {
+            // as above
+          }
+        }
+      }
+      root.remove();
+      delete container.dataset.ad;
+      this.userChoice = null;
+      return status;
+    });
+  }
+}

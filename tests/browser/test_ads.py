@@ -1,0 +1,196 @@
+"""Ads end to end in Chromium against the demo's house ads: a live server of their own (its own database, the
+demo creatives, placements set per test), the tracking endpoint read back from the database."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from urllib.parse import parse_qs
+
+import pytest
+from flask import Blueprint, Flask, Response
+from flask_migrate import upgrade
+from playwright.sync_api import Page, expect
+from sqlalchemy import delete, select
+from werkzeug.serving import make_server
+
+from app import create_app
+from app.demo.ads import generate_creatives, seed_ads
+from app.demo.seed import seed_demo
+from app.extensions import db
+from app.models import AdPlacement, AdPosition, AdTrackingHit
+from tests.browser.helpers import video_state, wait_until_playing
+
+LONG_FILM = 1
+SKIPPABLE, NOT_SKIPPABLE = 1, 2  # the demo creatives: 15 s skippable at 5 s, 30 s not skippable
+
+faults = Blueprint("faults", __name__)
+UNSUPPORTED = """<VAST version="4.2"><Ad id="u"><InLine><AdSystem>t</AdSystem>
+<Error><![CDATA[{base}/ad-tracking?event=error&source=fault&code=[ERRORCODE]]]></Error>
+<Impression><![CDATA[{base}/ad-tracking?event=impression&source=fault]]></Impression><AdTitle>u</AdTitle>
+<Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles>
+<MediaFile delivery="progressive" type="video/x-flv" width="640" height="360"><![CDATA[{base}/a.flv]]></MediaFile>
+</MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>"""
+EMPTY = """<VAST version="4.2"><Error><![CDATA[{base}/ad-tracking?event=error&source=fault&code=[ERRORCODE]]]></Error>
+</VAST>"""
+
+
+@faults.get("/fault/<kind>.xml")
+def fault(kind: str) -> Response:
+    from flask import request
+
+    base = request.host_url.rstrip("/")
+    if kind == "invalid":
+        return Response("<VAST version='4.2'><Ad><InLine>", mimetype="application/xml")
+    if kind == "empty":
+        return Response(EMPTY.format(base=base), mimetype="application/xml")
+    if kind == "unsupported":
+        return Response(UNSUPPORTED.format(base=base), mimetype="application/xml")
+    if kind == "slow":
+        time.sleep(6)  # past the player's 5 s
+        return Response(EMPTY.format(base=base), mimetype="application/xml")
+    return Response("gone", status=404)
+
+
+@pytest.fixture(scope="module")
+def ads_app(make_database: Callable[[str], str], assets_built, demo_media) -> Iterator[tuple[Flask, str]]:
+    generate_creatives(demo_media)
+    app = create_app({"TESTING": True, "DATABASE_URL": make_database("ads"), "MEDIA_ROOT": str(demo_media)})
+    app.register_blueprint(faults)
+    with app.app_context():
+        upgrade()
+        seed_demo()
+        seed_ads()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield app, f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def place(app: Flask, *placements: AdPlacement) -> None:
+    """Only these placements, and no hits yet."""
+    with app.app_context():
+        db.session.execute(delete(AdPlacement))
+        db.session.execute(delete(AdTrackingHit))
+        db.session.add_all(placements)
+        db.session.commit()
+
+
+def hits(app: Flask) -> list[tuple[str, str, str, float]]:
+    """(event, source, error code, seconds since the first hit) in arrival order."""
+    with app.app_context():
+        rows = db.session.scalars(select(AdTrackingHit).order_by(AdTrackingHit.id)).all()
+        start = rows[0].created_at if rows else None
+        return [(r.event, r.source, r.error_code, (r.created_at - start).total_seconds()) for r in rows]
+
+
+def ad_time(page: Page) -> float:
+    return page.evaluate("document.querySelector('video.ad-layer__video')?.currentTime ?? -1")
+
+
+def test_a_skippable_pre_roll_counts_down_skips_at_its_offset_and_the_film_plays(ads_app, page: Page):
+    app, base = ads_app
+    place(app, AdPlacement(position=AdPosition.PREROLL, creative_id=SKIPPABLE, content_id=LONG_FILM))
+    page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
+    skip = page.locator("button[data-ad-control='skip']")
+    expect(skip).to_have_text("Пропустить 5", timeout=15_000)
+    expect(skip).to_be_disabled()
+    assert page.evaluate("document.querySelector('video.player__video').paused") is True  # the film waits
+    expect(skip).to_have_text("Пропустить ⏭", timeout=10_000)
+    assert ad_time(page) >= 5
+    skip.click()
+    expect(page.locator(".ad-layer")).to_have_count(0)
+    wait_until_playing(page, 1)
+    events = [event for event, *_ in hits(app)]
+    assert events.index("impression") < events.index("start") and events.count("loaded") == 1
+    assert events.count("skip") == 1 and "complete" not in events
+    assert events.count("firstQuartile") == 1  # 3.75 s of 15 s came before the skip at 5 s
+    assert page.errors == []
+
+
+def test_a_non_skippable_wrapped_pre_roll_completes_with_each_quartile_once_in_time(ads_app, page: Page):
+    app, base = ads_app
+    place(app, AdPlacement(position=AdPosition.PREROLL, creative_id=NOT_SKIPPABLE, wrapper_depth=2, content_id=2))
+    page.goto(f"{base}/?movie_id=2&auto_play=1")
+    expect(page.locator(".ad-layer")).to_have_count(1, timeout=15_000)
+    expect(page.locator("button[data-ad-control='skip']")).to_be_hidden()
+    expect(page.locator(".ad-layer")).to_have_count(0, timeout=45_000)
+    wait_until_playing(page, 1)
+    recorded = hits(app)
+    inline = [(event, seconds) for event, source, _, seconds in recorded if source == "inline"]
+    order = [event for event, _ in inline if event in ("start", "firstQuartile", "midpoint", "thirdQuartile",
+                                                        "complete")]
+    assert order == ["start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
+    started = dict(inline)["start"]
+    for event, moment in (("firstQuartile", 7.5), ("midpoint", 15), ("thirdQuartile", 22.5)):
+        assert abs(dict(inline)[event] - started - moment) < 0.5 + 0.3, (event, dict(inline)[event] - started)
+    # every document of the chain counted the impression and the quartiles, once each
+    for source in ("wrapper-2", "wrapper-1", "inline"):
+        events = [event for event, src, *_ in recorded if src == source]
+        assert events.count("impression") == 1, source
+        assert events.count("midpoint") == 1 and events.count("complete") == 1, source
+    assert page.errors == []
+
+
+def test_a_mid_roll_plays_once_at_half_of_the_long_film(ads_app, page: Page):
+    app, base = ads_app
+    place(app, AdPlacement(position=AdPosition.MIDROLL, creative_id=SKIPPABLE, content_id=LONG_FILM))
+    page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1&t=925")
+    wait_until_playing(page, 926)
+    expect(page.locator(".ad-layer")).to_have_count(1, timeout=15_000)  # at 930 s of 1860
+    position = video_state(page)["time"]
+    assert 929 <= position <= 932
+    expect(page.locator("button[data-ad-control='skip']")).to_have_text("Пропустить ⏭", timeout=10_000)
+    page.locator("button[data-ad-control='skip']").click()
+    wait_until_playing(page, position + 0.5)
+    assert abs(video_state(page)["time"] - position) < 3  # the film goes on where it stopped
+    page.evaluate("document.querySelector('video.player__video').currentTime = 900")
+    wait_until_playing(page, 900)
+    page.evaluate("document.querySelector('video.player__video').currentTime = 1000")
+    wait_until_playing(page, 1001)
+    page.wait_for_timeout(1000)
+    expect(page.locator(".ad-layer")).to_have_count(0)
+    assert [event for event, *_ in hits(app)].count("impression") == 1
+
+
+@pytest.mark.parametrize(
+    ("kind", "code", "pinged"),
+    [("invalid", 100, False), ("empty", 901, True), ("unsupported", 403, True), ("slow", 350, False),
+     ("missing", 900, False)],
+)
+def test_a_broken_vast_reports_its_code_and_the_film_plays(ads_app, page: Page, kind, code, pinged):
+    app, base = ads_app
+    place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=f"{base}/fault/{kind}.xml", content_id=LONG_FILM))
+    warnings: list[str] = []
+    page.on("console", lambda message: warnings.append(message.text) if message.type == "warning" else None)
+    started = time.monotonic()
+    page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
+    wait_until_playing(page, 1, timeout=20_000)
+    assert time.monotonic() - started < 5 + 8  # a hung ad server costs the film at most the 5 s timeout
+    assert any(f"ads: {code} " in warning for warning in warnings), warnings
+    errors = [(event, source, error) for event, source, error, _ in hits(app) if event == "error"]
+    assert errors == ([("error", "fault", str(code))] if pinged else [])
+    assert page.locator(".ad-layer").count() == 0
+    assert page.errors == []
+
+
+def test_the_ad_list_is_asked_with_the_content_and_the_window_headers(ads_app, page: Page):
+    app, base = ads_app
+    place(app)
+    requests: list[tuple[str, dict]] = []
+    page.on("request", lambda r: requests.append((r.url, r.headers)) if "/ad-list.json" in r.url else None)
+    page.add_init_script("window.playerRequestHeaders = { 'X-Publisher': 'demo', 'Bad Header': 'x', 'X-Num': 5 };")
+    page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
+    wait_until_playing(page, 1)
+    assert len(requests) == 1
+    url, headers = requests[0]
+    assert parse_qs(url.split("?", 1)[1]) == {"content_id": [str(LONG_FILM)]}
+    assert headers.get("x-publisher") == "demo" and "x-num" not in headers
