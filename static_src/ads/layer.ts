@@ -2,7 +2,7 @@
 // the click-through over the video. Plain DOM and text only, so that it shows before React has loaded and nothing
 // from an ad document is ever read as HTML. It plays each ad the scheduler hands it and settles with its end.
 import { t } from '../i18n';
-import { shouldPlay } from './rules';
+import { isHttpUrl, shouldPlay } from './rules';
 import type { AdType } from './scheduler';
 import { AdUnit, isTerminal, type AdStatus } from './unit';
 import type { LoadedAd } from './vast';
@@ -47,7 +47,7 @@ export class AdLayer {
     const skip = element('button', 'ad-layer__skip', { type: 'button', 'data-ad-control': 'skip' });
     bar.append(toggle, mute, volume, label, skip);
     root.append(video, click, bar);
-    if (!ad.linear.videoClickThroughURLTemplate?.url) click.hidden = true;
+    if (!isHttpUrl(ad.linear.videoClickThroughURLTemplate?.url ?? '')) click.hidden = true; // never javascript: etc.
     container.append(root);
     container.dataset.ad = 'playing';
 
@@ -87,7 +87,7 @@ export class AdLayer {
     volume.addEventListener('input', () => unit.setVolume(volume.value));
     skip.addEventListener('click', () => unit.skip());
     click.addEventListener('click', () => {
-      unit.click();
+      if (!unit.click()) return;
       this.userChoice = 'pause';
       decide(); // the viewer went to the advertiser: the ad waits
     });

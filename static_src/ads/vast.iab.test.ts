@@ -64,7 +64,7 @@ function expected(path: string): Expected {
   let current: string | null = path;
   for (let depth = 0; current !== null; depth += 1) {
     const root: Element = parse(current).documentElement;
-    if (root.localName !== 'VAST') return { code: depth === 0 ? 102 : 301, pinged: errorUrls };
+    if (root.localName !== 'VAST') return { code: 102, pinged: errorUrls };
     const ads = kids(root, 'Ad');
     if (ads.length !== 1) return { code: 901, pinged: errorUrls + kids(root, 'Error').length };
     const body = kids(ads[0], 'Wrapper')[0] ?? kids(ads[0], 'InLine')[0];
@@ -76,7 +76,7 @@ function expected(path: string): Expected {
     }
     if (body.localName === 'Wrapper') {
       current = localPath(text(kids(body, 'VASTAdTagURI')[0]));
-      if (current === null) return { code: 301, pinged: errorUrls };
+      if (current === null) return { code: 900, pinged: errorUrls }; // the target answered 404: 'Failed load VAST'
       continue;
     }
     const files = linears.flatMap((linear) => deep(linear, 'MediaFiles', 'MediaFile'));

@@ -117,6 +117,14 @@ describe('loadVast', () => {
     expect(chained.pings).toEqual([[['https://t.test/error/w?c=[ERRORCODE]'], 301]]);
   });
 
+  it('a wrapper target that answers wrongly reports its own code to the wrapper, a hung one 301', async () => {
+    for (const [target, code] of [['<VAST><Ad>', 100], ['<VAST version="4.2"></VAST>', 901], [404, 900]] as const) {
+      const { options, pings } = setup({ 'https://ads.test/w': wrapper('w', 'https://ads.test/x'), 'https://ads.test/x': target });
+      expect((await failure(loadVast('https://ads.test/w', options))).code).toBe(code);
+      expect(pings.at(-1)).toEqual([['https://t.test/error/w?c=[ERRORCODE]'], code]);
+    }
+  });
+
   it('is 401 without a usable media file and 403 without a playable one, pinging the whole chain', async () => {
     const noSize = '<MediaFile delivery="progressive" type="video/mp4"><![CDATA[https://cdn.test/a.mp4]]></MediaFile>';
     const flv = '<MediaFile delivery="progressive" type="video/x-flv" width="1" height="1">https://cdn.test/a.flv</MediaFile>';

@@ -120,11 +120,17 @@ export async function loadVast(url: string, options: LoadOptions): Promise<Loade
   const parser = client.getParser();
   // The library's own error pixels (a failed or too deep wrapper, no ad, an ad without media) go through ours. It
   // says 303 for an ad left with no media file; the spec says 401 (such a call carries the ad's `system`).
+  // It also says 301 for any wrapper target that failed; a target that answered (bad XML, no single Ad, a bad HTTP
+  // status) gets its own code, only a timeout keeps 301.
   let libraryCode: AdErrorCode | null = null;
+  let wrapperFailure: AdError | null = null;
   parser.trackVastError = (urls: string[], error: { ERRORCODE?: number }, ...data: object[]) => {
     let code = (error.ERRORCODE ?? AdErrorCode.UNDEFINED) as AdErrorCode;
     if (code === AdErrorCode.NO_RESPONSE && data.some((item) => item && 'system' in item)) {
       code = AdErrorCode.NO_MEDIA_FILE;
+    }
+    if (code === AdErrorCode.WRAPPER_TIMEOUT && wrapperFailure && wrapperFailure.code !== AdErrorCode.WRAPPER_TIMEOUT) {
+      code = wrapperFailure.code;
     }
     libraryCode = code;
     ping(urls, code);
@@ -134,6 +140,7 @@ export async function loadVast(url: string, options: LoadOptions): Promise<Loade
     async get(documentUrl: string): Promise<HandlerResult> {
       const refuse = (error: AdError, statusCode: number | null = null): HandlerResult => {
         failures.set(documentUrl, error);
+        if (documentUrl !== url) wrapperFailure = error;
         return { error, statusCode };
       };
       let answer;
