@@ -41,7 +41,8 @@ WRAPPER = """<VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>t</AdSystem>
 JS_CLICK = """<VAST version="4.2"><Ad id="j"><InLine><AdSystem>t</AdSystem><AdTitle>j</AdTitle>
 <Impression><![CDATA[{base}/ad-tracking?event=impression&source=js]]></Impression>
 <Creatives><Creative><Linear><Duration>00:00:15</Duration><MediaFiles>
-<MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[{base}/media/ads/house-15s.mp4]]></MediaFile>
+<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">
+<![CDATA[{base}/media/ads/house-15s.mp4]]></MediaFile>
 </MediaFiles><VideoClicks><ClickThrough><![CDATA[javascript:document.title='pwned']]></ClickThrough>
 <ClickTracking><![CDATA[{base}/ad-tracking?event=click&source=js]]></ClickTracking></VideoClicks>
 </Linear></Creative></Creatives></InLine></Ad></VAST>"""
@@ -210,7 +211,8 @@ def test_a_broken_vast_reports_its_code_and_the_film_plays(ads_app, page: Page, 
 def test_a_click_through_opens_a_new_tab_and_leaves_the_player_where_it_is(ads_app, page: Page):
     app, base = ads_app
     place(app, AdPlacement(position=AdPosition.PREROLL, creative_id=SKIPPABLE, content_id=LONG_FILM))
-    page.context.route("https://example.com/**", lambda route: route.fulfill(body="advertiser", content_type="text/plain"))
+    advertiser = "https://example.com/**"  # no internet here: the advertiser's page is answered locally
+    page.context.route(advertiser, lambda route: route.fulfill(body="advertiser", content_type="text/plain"))
     page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
     expect(page.locator("button[data-ad-control='skip']")).to_be_visible(timeout=15_000)
     player_url = page.url
