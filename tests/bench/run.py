@@ -60,12 +60,15 @@ PROFILES = {
     "slow": Profile("slow", 6, SLOW_4G, "CPU 6x slower (Emulation.setCPUThrottlingRate 6) and DevTools' Slow 4G "
                     "(latency 562.5 ms, 180000 B/s down, 84375 B/s up; Network.emulateNetworkConditions)"),
 }
-PAGES = ("player", "static", "hls")
+PAGES = ("player", "static", "hls", "ads")
 PAGE_ABOUT = {
     "player": f"the player page {PLAYER_PATH}",
     "static": "/bench/static: static HTML of the player page's byte size with a heading (baseline for paint)",
     "hls": "/bench/hls: bare <video muted autoplay playsinline> + hls.min.js, same stream (baseline for frame)",
+    "ads": f"the player page {PLAYER_PATH} on a second server with the ad list on: the demo's 15 s pre-roll, "
+           "skipped by the harness at its 5 s offset",
 }
+ADS_PATH = PLAYER_PATH
 VIDEO_PAGES = ("player", "hls")
 
 # Installed in every document before its own scripts (page.add_init_script).
@@ -76,6 +79,11 @@ INIT_SCRIPT = r"""
   // What the harness waits for (wait_in_page): promises, so that waiting runs no code in the page until they settle.
   b.painted = new Promise((resolve) => { b.onPaint = resolve; });
   b.framed = new Promise((resolve) => { b.onFrame = resolve; });
+  b.adFramed = new Promise((resolve) => { b.onAdFrame = resolve; });
+  b.firstFrameOf = {};
+  addEventListener('click', (e) => {
+    if (e.target && e.target.closest && e.target.closest('[data-ad-control="skip"]')) b.skipAt = performance.now();
+  }, true);
   try {
     new PerformanceObserver((list) => {
       if (list.getEntriesByName('first-contentful-paint').length) b.onPaint();
@@ -116,6 +124,8 @@ INIT_SCRIPT = r"""
     b.videos += 1;
     if (!('requestVideoFrameCallback' in v)) { b.noRvfc = true; return; }
     v.requestVideoFrameCallback((now, meta) => {
+      if (!(v.className in b.firstFrameOf)) b.firstFrameOf[v.className] = performance.now();
+      if (v.classList.contains('ad-layer__video')) b.onAdFrame();
       if (b.firstFrame !== null) return;
       b.firstFrame = performance.now();
       b.presentationTime = meta.presentationTime;
@@ -144,7 +154,8 @@ COLLECT = r"""
   return {
     now: performance.now(),
     fcp: fcp ? fcp.startTime : null,
-    firstFrame: b.firstFrame, presentationTime: b.presentationTime, frame: b.frame || null, videos: b.videos,
+    firstFrame: b.firstFrame, firstFrameOf: b.firstFrameOf || {}, presentationTime: b.presentationTime,
+    frame: b.frame || null, videos: b.videos,
     noRvfc: !!b.noRvfc, mountedAt: b.mountedAt, mounted: !!window.__playerMounted,
     longTasks: b.longTasks || [], frames: b.frames || [],
     longTaskError: b.longTaskError || null, mountHookError: b.mountHookError || null,
@@ -168,15 +179,21 @@ COLLECT = r"""
 class Server:
     """gunicorn as bin/start runs it (2 workers × 4 threads), serving tests.bench.wsgi on a free 127.0.0.1 port."""
 
-    def __init__(self, log_path: Path) -> None:
+    def __init__(self, log_path: Path, ads: bool = False) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.origin = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, COUNTRY_QUERY_PARAM=os.environ.get("COUNTRY_QUERY_PARAM", "country"), AD_LIST_URL="")
+        # The player page measures a film without ads: no ad list. The "ads" page's server has the default list.
+        env = dict(os.environ, COUNTRY_QUERY_PARAM=os.environ.get("COUNTRY_QUERY_PARAM", "country"))
+        if ads:
+            env.pop("AD_LIST_URL", None)
+        else:
+            env["AD_LIST_URL"] = ""
         self.log = log_path.open("w")
         self.process = subprocess.Popen(
-            [str(PROJECT_ROOT / ".venv" / "bin" / "gunicorn"), "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
+            [str(PROJECT_ROOT / ".venv" / "bin" / "gunicorn"), "--bind", f"127.0.0.1:{self.port}", "--workers",
+             "1" if ads else "2",
              "--threads", "4", "--access-logfile", "-", "tests.bench.wsgi:app"],
             cwd=PROJECT_ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
@@ -346,6 +363,10 @@ def load_once(browser: Any, url: str, page_name: str, profile: Profile, heavy: b
 
         page.goto(url, wait_until="commit", timeout=timeout_ms)
         remaining = max(1000, timeout_ms - (time.monotonic() - wall) * 1000)
+        if page_name == "ads":
+            out.update(ad_break(page, cdp, remaining))
+            out["ok"] = out.get("adFirstFrame") is not None
+            return out
         wait_in_page(cdp, "framed" if page_name in VIDEO_PAGES else "painted", remaining)
         page.wait_for_timeout(SETTLE_MS)
         snap = collect(page, args.timeout)
@@ -410,6 +431,35 @@ def wait_in_page(cdp: Any, promise: str, timeout_ms: float) -> None:
             break
         time.sleep(0.05)  # the init script has not run yet
     raise TimeoutError(f"no {promise} within {timeout_ms / 1000:.0f} s")
+
+
+FILM_AFTER_SKIP = r"""
+() => new Promise((resolve) => {
+  const b = window.__bench;
+  const video = document.querySelector('video.player__video');
+  const timer = setTimeout(() => resolve({ skipAt: b.skipAt ?? null, filmFrame: null }), 15000);
+  const check = (now) => {
+    if (!video.paused && b.skipAt !== undefined && now >= b.skipAt) {
+      clearTimeout(timer);
+      resolve({ skipAt: b.skipAt, filmFrame: performance.now() });
+    } else video.requestVideoFrameCallback(check);
+  };
+  video.requestVideoFrameCallback(check);
+})
+"""
+
+
+def ad_break(page: Any, cdp: Any, timeout_ms: float) -> dict[str, Any]:
+    """The "ads" page: the first ad frame (ms from navigation), then a skip at the ad's offset and the gap to the
+    film's first frame played after it. Waiting for the skip button injects Playwright's script, after the first ad
+    frame and before the skip: neither measurement includes it."""
+    wait_in_page(cdp, "adFramed", timeout_ms)
+    first = page.evaluate("() => window.__bench.firstFrameOf['ad-layer__video'] ?? null")
+    page.wait_for_selector("button[data-ad-control='skip']:not([disabled])", timeout=timeout_ms)
+    page.click("button[data-ad-control='skip']")
+    film = page.evaluate(FILM_AFTER_SKIP)
+    gap = film["filmFrame"] - film["skipAt"] if film["filmFrame"] is not None and film["skipAt"] is not None else None
+    return {"adFirstFrame": first, "adGap": gap}
 
 
 DIAGNOSE = r"""
@@ -530,6 +580,8 @@ METRICS = [
     Metric("fcpAfterHtml", "  of which after the HTML arrived (ms; paint - navigation responseEnd)", "ms", "static",
            ("player", "static")),
     Metric("firstFrame", "first video frame (ms; rVFC callback's performance.now())", "ms", "hls", VIDEO_PAGES),
+    Metric("adFirstFrame", "first ad frame, auto_play with a pre-roll (ms from navigation)", "ms", None, ("ads",)),
+    Metric("adGap", "  skip click at the ad's offset to the film's first frame played (ms)", "ms", None, ("ads",)),
     Metric("jsCssBytes", "JS + CSS transferred before the first frame (kB, compressed, Resource Timing)", "kB",
            "hls", VIDEO_PAGES),
     Metric("ownBytesLoaded", "  of which the player's own code (kB brotli; + the inlined shell CSS)", "kB", None,
@@ -613,6 +665,16 @@ def targets(summary: dict[str, Any], runs: list[dict[str, Any]], sizes: Sizes, p
         r = ratio(f"{profile}/firstFrame", "player")
         rows.append({"target": f"first frame, {profile}, <= 1.15x the bare hls.js page",
                      "value": f"{r:.2f}x" if r else "-", "ok": r <= 1.15 if r else None})
+    for profile in profiles:
+        ad = summary.get(f"{profile}/adFirstFrame", {}).get("ads", {}).get("median")
+        bare = summary.get(f"{profile}/firstFrame", {}).get("hls", {}).get("median")
+        rows.append({"target": f"first ad frame, {profile}, <= the bare hls.js page's first frame",
+                     "value": f"{ad:.0f} vs {bare:.0f} ms" if ad and bare else "-",
+                     "ok": ad <= bare if ad and bare else None})
+        gap = summary.get(f"{profile}/adGap", {}).get("ads", {}).get("median")
+        rows.append({"target": f"ad end (skip) to the film's frame, {profile}, < 200 ms median",
+                     "value": f"{gap:.0f} ms" if gap is not None else "-",
+                     "ok": gap < 200 if gap is not None else None})
     own = sizes.figures["own-code"]
     loaded = [r["ownBytesLoaded"] for r in runs if r["ok"] and r["page"] == "player" and r.get("ownBytesLoaded")]
     loaded_note = f"; loaded before first frame: {max(loaded) / 1000:.1f} kB at most" if loaded else ""
@@ -635,7 +697,7 @@ def render_targets(rows: list[dict[str, Any]]) -> str:
     lines = ["", "== targets"]
     for row in rows:
         verdict = "n/a " if row["ok"] is None else "PASS" if row["ok"] else "FAIL"
-        lines.append(f"  {verdict}  {row['target']:<66}{row['value']}")
+        lines.append(f"  {verdict}  {row['target']:<66} {row['value']}")
     return "\n".join(lines)
 
 
@@ -699,7 +761,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--heavy-rounds", type=int, default=2,
                         help="of those, how many also play 10 s and read the heap, spread over the run (default 2)")
     parser.add_argument("--profiles", default="unthrottled,slow", help="comma-separated: unthrottled, slow")
-    parser.add_argument("--pages", default=",".join(PAGES), help="comma-separated: player, static, hls")
+    parser.add_argument("--pages", default=",".join(PAGES), help="comma-separated: player, static, hls, ads")
     parser.add_argument("--timeout", type=float, default=30, help="seconds per load before it counts as failed")
     parser.add_argument("--playback", type=float, default=10, help="seconds of playback before the heap reading")
     parser.add_argument("--chromium", default=CHROMIUM, help=f"browser binary (default {CHROMIUM})")
@@ -788,14 +850,19 @@ def main(argv: list[str] | None = None) -> int:
     heavy_rounds = sorted({round(i * (args.rounds - 1) / (args.heavy_rounds - 1)) if args.heavy_rounds > 1 else 0
                            for i in range(min(args.heavy_rounds, args.rounds))})
     server = Server(args.out / f"{stamp}-server.log")
+    ads_server = Server(args.out / f"{stamp}-ads-server.log", ads=True) if "ads" in pages else None
     t0 = time.monotonic()
     runs: list[dict[str, Any]] = []
     try:
         build = Build(server.origin + PLAYER_PATH)
         server.wait_ready()
+        if ads_server:
+            ads_server.wait_ready()
         src, stream = stream_source(server.origin)
         urls = {"player": server.origin + PLAYER_PATH, "static": server.origin + "/bench/static",
                 "hls": server.origin + "/bench/hls?src=" + urllib.parse.quote(src, safe="/")}
+        if ads_server:
+            urls["ads"] = ads_server.origin + ADS_PATH
         html_sizes = {}
         for page in ("player", "static"):
             html_sizes[page] = {"raw": len(fetch(urls[page])[0]), "br": len(fetch(urls[page], "br")[0])}
@@ -803,6 +870,8 @@ def main(argv: list[str] | None = None) -> int:
         assets = [o.url_path for o in build.sizes.outputs.values()] + ["/bench/vendor/hls.min.js"]
         assets += [f"/assets/{p.name}" for p in DIST.glob("hls.worker-*.js")]
         slowest = warm_server(server, assets)
+        if ads_server:
+            slowest |= {f"ads {k}": v for k, v in warm_server(ads_server, assets).items()}
         print(f"bench: server {server.origin} (gunicorn, 2 workers x 4 threads); stream {src}; "
               f"{args.rounds} rounds, heavy {', '.join(str(r + 1) for r in heavy_rounds) or 'none'}; "
               f"profiles {', '.join(profiles)}", flush=True)
@@ -829,6 +898,8 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
     finally:
         server.stop()
+        if ads_server:
+            ads_server.stop()
     elapsed = time.monotonic() - t0
 
     summary = summarise(runs, profiles)
@@ -862,6 +933,8 @@ def progress_line(run: dict[str, Any], rounds: int) -> str:
     head = f"[{run['round']}/{rounds}] {run['profile']:<11} {run['page']:<7}"
     if not run["ok"]:
         return f"{head} FAILED after {run['wallSeconds']} s: {run.get('error')}"
+    if run["page"] == "ads":
+        return f"{head} first ad frame {fmt(run.get('adFirstFrame'), 'ms')}, skip to film {fmt(run.get('adGap'), 'ms')}"
     parts = [f"fcp {fmt(run['fcp'], 'ms')}"]
     if run.get("firstFrame") is not None:
         parts += [f"frame {fmt(run['firstFrame'], 'ms')}", f"js+css {run['jsCssBytes'] / 1000:.1f} kB",
