@@ -68,6 +68,7 @@ export function startAds(context: PlayerContext, controller: PlayerController, c
       return { currentTime, duration };
     },
     minMidrollContentS: DEFAULTS.midrollMinContentS,
+    timeoutMs: DEFAULTS.vastTimeoutMs,
   });
   controller.store.subscribe(() => {
     if (controller.store.get().phase !== 'playing') return;

@@ -101,6 +101,17 @@ describe('AdScheduler', () => {
     expect(failing.played).toEqual([]);
   });
 
+  it('a hung ad list holds the film back by the timeout at most', async () => {
+    const { scheduler, fetcher } = setup({}, { timeoutMs: 50 });
+    fetcher.mockImplementation(((_url: string, init: RequestInit) => new Promise((_, reject) => {
+      init.signal?.addEventListener('abort', () => reject(init.signal!.reason));
+    })) as never);
+    const started = Date.now();
+    await scheduler.preroll();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(scheduler.phase).toBe('stopped');
+  });
+
   it('runs the mid-roll once past half of content over 1800 s, not again after a seek back', async () => {
     const { scheduler, played, content, fetcher } = setup({ prerollList: [], midrollList: [{ vastUrl: 'https://v.test/m' }] });
     await scheduler.preroll();

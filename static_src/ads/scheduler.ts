@@ -30,6 +30,7 @@ export interface SchedulerOptions {
   playAd(ad: LoadedAd, type: AdType, signal: AbortSignal): Promise<AdStatus>;
   content(): { currentTime: number; duration: number };
   minMidrollContentS?: number;
+  timeoutMs?: number; // the ad list's request, body included (5 s by default)
 }
 
 export const AD_LIST_MISSING = 'ENV_AD_LIST_URL is not defined';
@@ -121,13 +122,24 @@ export class AdScheduler {
     const url = this.options.adListUrl;
     if (!url) throw new Error(AD_LIST_MISSING);
     const absolute = new URL(url, document.baseURI).href;
-    const response = await (this.options.fetcher ?? fetch)(absolute, {
-      headers: this.options.headers(),
-      signal,
-      credentials: 'omit',
-    });
-    if (!response.ok) throw new Error(`ad list: HTTP ${response.status}`);
-    return parseAdList(await response.json(), absolute);
+    // A hung ad server holds the film back by the timeout at most (spec §8).
+    const timed = new AbortController();
+    const onAbort = () => timed.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => timed.abort(new DOMException('ad list timeout', 'TimeoutError')),
+      this.options.timeoutMs ?? 5000);
+    try {
+      const response = await (this.options.fetcher ?? fetch)(absolute, {
+        headers: this.options.headers(),
+        signal: timed.signal,
+        credentials: 'omit',
+      });
+      if (!response.ok) throw new Error(`ad list: HTTP ${response.status}`);
+      return parseAdList(await response.json(), absolute);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Loads every VAST of a break in parallel (failures dropped), then plays them in list order. */

@@ -102,7 +102,9 @@ describe('AdUnit', () => {
     expect(playheads.firstQuartile).toBe('00:00:05.000');
     expect(playheads.midpoint).toBe('00:00:10.000');
     expect(playheads.thirdQuartile).toBe('00:00:15.000');
-    expect(video.src).toBe(''); // torn down
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(video.src).toBe(''); // released, after the film's moment to start
+    expect(video.load).toHaveBeenCalled();
     video.fire('playing');
     expect(sent()).toHaveLength(7); // nothing after the end
   });
@@ -204,6 +206,15 @@ describe('AdUnit', () => {
     expect([video.volume, video.muted]).toEqual([0, true]);
     unit.toggleMute();
     expect([video.volume, video.muted]).toEqual([1, false]);
+  });
+
+  it('tracks picture-in-picture', () => {
+    const { unit, video } = setup();
+    unit.begin();
+    video.fire('enterpictureinpicture');
+    expect(unit.store.get().pip).toBe(true);
+    video.fire('leavepictureinpicture');
+    expect(unit.store.get().pip).toBe(false);
   });
 
   it('the click-through tracks the click and opens only an http(s) page', () => {

@@ -18,6 +18,7 @@ export type AdStatus =
   | 'STOPPED'
   | 'ERROR';
 
+const RELEASE_DELAY_MS = 250;
 const TERMINAL: ReadonlySet<AdStatus> = new Set(['COMPLETED', 'SKIPPED', 'STOPPED', 'ERROR']);
 export const isTerminal = (status: AdStatus) => TERMINAL.has(status);
 
@@ -28,6 +29,7 @@ export interface AdUnitState {
   skip: { visible: boolean; enabled: boolean; left: number };
   muted: boolean;
   volume: number;
+  pip: boolean; // spec §4: picture-in-picture is tracked
   error: AdError | null;
 }
 
@@ -63,6 +65,7 @@ export class AdUnit {
       skip: skipState(this.skipOffset, 0),
       muted: options.muted,
       volume: options.volume,
+      pip: false,
       error: null,
     });
     this.done = new Promise((resolve) => (this.settle = resolve));
@@ -119,6 +122,8 @@ export class AdUnit {
       this.tracker.at(video.currentTime).setMuted(video.muted || video.volume === 0);
       this.store.set({ muted: video.muted, volume: video.volume });
     });
+    this.on('enterpictureinpicture', () => this.store.set({ pip: true }));
+    this.on('leavepictureinpicture', () => this.store.set({ pip: false }));
     this.on('error', () => {
       const src = this.loaded.mediaFile.fileURL ?? '';
       this.fail(adError(AdErrorCode.MEDIA_FAILED, { src }));
@@ -232,7 +237,11 @@ export class AdUnit {
     this.clearTimer();
     for (const [type, listener] of this.listeners.splice(0)) this.video.removeEventListener(type, listener);
     this.video.pause();
-    this.video.removeAttribute('src');
-    this.video.load();
+    // Releasing the media pipeline is main-thread work: done once the film has had its moment to start.
+    const video = this.video;
+    setTimeout(() => {
+      video.removeAttribute('src');
+      video.load();
+    }, RELEASE_DELAY_MS);
   }
 }
