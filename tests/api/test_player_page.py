@@ -216,3 +216,11 @@ def test_module_preloads_name_each_chunk_once_and_hls_only_with_auto_play(client
     assert hls.script in autoplay
     clicked = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1").text)
     assert hls.script not in clicked
+
+
+def test_with_auto_play_and_an_ad_list_the_ad_path_is_preloaded_too(client, demo_catalogue, app):
+    ads = app.extensions["assets_manifest"].entry("boot.ts")
+    autoplay = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1&auto_play=1").text)
+    assert ads.script in autoplay and len(autoplay) == len(set(autoplay))
+    clicked = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1").text)
+    assert ads.script not in clicked

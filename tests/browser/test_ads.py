@@ -48,6 +48,14 @@ JS_CLICK = """<VAST version="4.2"><Ad id="j"><InLine><AdSystem>t</AdSystem><AdTi
 </Linear></Creative></Creatives></InLine></Ad></VAST>"""
 
 
+@faults.get("/fault/host.html")
+def host_page() -> Response:
+    """A publisher's page with the player far below the fold."""
+    return Response('<!doctype html><html><body style="margin:0"><div style="height:2000px">article</div>'
+                    '<iframe id="player-frame" src="/?movie_id=1&amp;auto_play=1" width="640" height="360" '
+                    'allow="autoplay; fullscreen; picture-in-picture"></iframe></body></html>', mimetype="text/html")
+
+
 @faults.get("/fault/wrap/<kind>.xml")
 def wrapped_fault(kind: str) -> Response:
     return Response(WRAPPER.format(base=request.host_url.rstrip("/"), kind=kind), mimetype="application/xml")
@@ -109,6 +117,18 @@ def hits(app: Flask) -> list[tuple[str, str, str, float]]:
         return [(r.event, r.source, r.error_code, (r.created_at - start).total_seconds()) for r in rows]
 
 
+def settled_hits(app: Flask, done: Callable[[list[tuple[str, str, str, float]]], bool],
+                 seconds: float = 5) -> list[tuple[str, str, str, float]]:
+    """The hits once ``done`` holds for them (pixels are fire-and-forget: the film may start before they land), or
+    as they are after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        recorded = hits(app)
+        if done(recorded) or time.monotonic() > deadline:
+            return recorded
+        time.sleep(0.1)
+
+
 def ad_time(page: Page) -> float:
     return page.evaluate("document.querySelector('video.ad-layer__video')?.currentTime ?? -1")
 
@@ -126,7 +146,7 @@ def test_a_skippable_pre_roll_counts_down_skips_at_its_offset_and_the_film_plays
     skip.click()
     expect(page.locator(".ad-layer")).to_have_count(0)
     wait_until_playing(page, 1)
-    events = [event for event, *_ in hits(app)]
+    events = [event for event, *_ in settled_hits(app, lambda rows: any(r[0] == "skip" for r in rows))]
     assert events.index("impression") < events.index("start") and events.count("loaded") == 1
     assert events.count("skip") == 1 and "complete" not in events
     assert events.count("firstQuartile") == 1  # 3.75 s of 15 s came before the skip at 5 s
@@ -141,7 +161,7 @@ def test_a_non_skippable_wrapped_pre_roll_completes_with_each_quartile_once_in_t
     expect(page.locator("button[data-ad-control='skip']")).to_be_hidden()
     expect(page.locator(".ad-layer")).to_have_count(0, timeout=45_000)
     wait_until_playing(page, 1)
-    recorded = hits(app)
+    recorded = settled_hits(app, lambda rows: sum(r[0] == "complete" for r in rows) == 3)
     inline = [(event, seconds) for event, source, _, seconds in recorded if source == "inline"]
     order = [event for event, _ in inline if event in ("start", "firstQuartile", "midpoint", "thirdQuartile",
                                                         "complete")]
@@ -197,7 +217,10 @@ def test_a_broken_vast_reports_its_code_and_the_film_plays(ads_app, page: Page, 
         wait_until_playing(page, 1, timeout=20_000)
         assert time.monotonic() - started < 5 + 8  # a hung ad server costs the film at most the 5 s timeout
         assert any(f"ads: {expected} " in warning for warning in warnings), warnings
-        errors = [(source, error) for event, source, error, _ in hits(app) if event == "error"]
+        expected_source = "wrapper" if url.endswith(f"wrap/{kind}.xml") else "fault"
+        recorded = settled_hits(app, lambda rows, src=expected_source: any(r[:2] == ("error", src) for r in rows),
+                                seconds=3 if reported else 1)
+        errors = [(source, error) for event, source, error, _ in recorded if event == "error"]
         if not reported:
             assert errors == []
         elif url.endswith(f"wrap/{kind}.xml"):
@@ -221,7 +244,8 @@ def test_a_click_through_opens_a_new_tab_and_leaves_the_player_where_it_is(ads_a
     assert popup.value.url.startswith("https://example.com/advertiser")
     assert page.url == player_url
     assert popup.value.evaluate("window.opener") is None  # noopener
-    assert [event for event, *_ in hits(app)].count("click") == 1
+    assert [event for event, *_ in settled_hits(app, lambda rows: any(r[0] == "click" for r in rows))].count(
+        "click") == 1
     expect(page.locator(".ad-layer")).to_have_attribute("data-status", "PAUSED")  # the ad waits for the viewer
 
 
@@ -251,3 +275,22 @@ def test_the_ad_list_is_asked_with_the_content_and_the_window_headers(ads_app, p
     url, headers = requests[0]
     assert parse_qs(url.split("?", 1)[1]) == {"content_id": [str(LONG_FILM)]}
     assert headers.get("x-publisher") == "demo" and "x-num" not in headers
+
+
+def test_an_ad_plays_only_while_the_player_is_in_view_unless_the_viewer_chose(ads_app, page: Page):
+    app, base = ads_app
+    place(app, AdPlacement(position=AdPosition.PREROLL, creative_id=SKIPPABLE, content_id=LONG_FILM))
+    page.goto(f"{base}/fault/host.html")
+    frame = page.frame_locator("#player-frame")
+    ad_video = frame.locator("video.ad-layer__video")
+    expect(ad_video).to_have_count(1, timeout=15_000)
+    page.wait_for_timeout(1500)
+    assert ad_video.evaluate("v => v.currentTime") == 0  # loaded, out of view: it waits
+    page.locator("#player-frame").scroll_into_view_if_needed()
+    expect(frame.locator(".ad-layer")).to_have_attribute("data-status", "PLAYING", timeout=10_000)
+    frame.locator("button[data-ad-control='play']").click()  # the viewer pauses: that decides
+    expect(frame.locator(".ad-layer")).to_have_attribute("data-status", "PAUSED")
+    page.mouse.wheel(0, -3000)
+    page.locator("#player-frame").scroll_into_view_if_needed()
+    page.wait_for_timeout(700)
+    expect(frame.locator(".ad-layer")).to_have_attribute("data-status", "PAUSED")
