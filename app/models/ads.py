@@ -8,7 +8,7 @@ optional: a placement with neither a content nor a content type applies everywhe
 from __future__ import annotations
 
 import enum
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import CheckConstraint, DateTime, Enum, ForeignKey, Index, Integer, String, Text, func
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -102,7 +102,10 @@ class AdTrackingHit(db.Model):  # type: ignore[name-defined]
     error_code: Mapped[str] = mapped_column(String(16), default="")
     source: Mapped[str] = mapped_column(String(40), default="")  # which document of a chain: inline, wrapper-N
     query: Mapped[str] = mapped_column(Text, default="")  # the whole query string, macros as the player filled them
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    # Set here too, to the microsecond: SQLite's CURRENT_TIMESTAMP has whole seconds only.
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), default=lambda: datetime.now(UTC)
+    )
 
     def __str__(self) -> str:
         return f"{self.event} creative {self.creative_id}"

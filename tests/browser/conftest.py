@@ -12,9 +12,11 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask_migrate import upgrade
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from werkzeug.serving import make_server
@@ -63,12 +65,9 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-@pytest.fixture(scope="session")
-def live_server(make_database: Callable[[str], str], assets_built: Path, demo_media: Path) -> Iterator[str]:
-    app = create_app({"TESTING": True, "DATABASE_URL": make_database("browser"), "MEDIA_ROOT": str(demo_media)})
-    with app.app_context():
-        upgrade()
-        seed_demo()
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """``app`` on a free 127.0.0.1 port in a thread; yields its origin; on exit stops it and closes its database."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -80,6 +79,16 @@ def live_server(make_database: Callable[[str], str], assets_built: Path, demo_me
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_server(make_database: Callable[[str], str], assets_built: Path, demo_media: Path) -> Iterator[str]:
+    app = create_app({"TESTING": True, "DATABASE_URL": make_database("browser"), "MEDIA_ROOT": str(demo_media)})
+    with app.app_context():
+        upgrade()
+        seed_demo()
+    with serving(app) as origin:
+        yield origin
 
 
 @pytest.fixture
