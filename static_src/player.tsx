@@ -41,10 +41,12 @@ function untilPlaybackSettles(controller: PlayerController, video: HTMLVideoElem
       resolve();
     };
     const timer = setTimeout(done, DEFAULTS.uiDeadlineMs);
+    let awaitingFrame = false;
     const check = () => {
       const { phase } = controller.store.get();
       if (['paused', 'error', 'ended'].includes(phase)) return done();
-      if (phase !== 'playing') return;
+      if (phase !== 'playing' || awaitingFrame) return;
+      awaitingFrame = true; // one frame callback, however often the store changes meanwhile
       if (typeof video.requestVideoFrameCallback === 'function') video.requestVideoFrameCallback(() => done());
       else done();
     };
@@ -71,9 +73,8 @@ function boot(): void {
   connectParent(controller.events);
   // Ads (a lazy chunk): the first start plays once the pre-roll is over; the episode loads underneath meanwhile.
   if (context.config.adListUrl && context.isAvailable) {
-    let ads: Promise<{ preroll(): Promise<void> }> | null = null;
-    const loadAds = () => (ads ??= import('./ads/boot').then(({ startAds }) => startAds(context, controller, container)));
-    controller.holdPlayback(() => loadAds().then((scheduler) => scheduler.preroll()));
+    controller.holdPlayback(() =>
+      import('./ads/boot').then(({ startAds }) => startAds(context, controller, container).preroll()));
   } else if (!context.config.adListUrl) {
     console.warn('ads: ENV_AD_LIST_URL is not defined'); // spec §7: no ad list, the film plays without ads
   }

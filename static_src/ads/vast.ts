@@ -115,7 +115,7 @@ async function fetchText(url: string, options: LoadOptions): Promise<{ status: n
  */
 export async function loadVast(url: string, options: LoadOptions): Promise<LoadedAd> {
   const ping = options.ping ?? ((urls: string[], code: AdErrorCode) => void pingAll(urls, { ERRORCODE: code }));
-  const failures = new Map<string, AdError>(); // per document URL: why our handler refused it
+  let rootFailure: AdError | null = null; // why our handler refused the list's own document
   const client = new VASTClient(0, 0, memoryStorage() as unknown as ConstructorParameters<typeof VASTClient>[2]);
   const parser = client.getParser();
   // The library's own error pixels (a failed or too deep wrapper, no ad, an ad without media) go through ours. It
@@ -139,8 +139,8 @@ export async function loadVast(url: string, options: LoadOptions): Promise<Loade
   const urlHandler = {
     async get(documentUrl: string): Promise<HandlerResult> {
       const refuse = (error: AdError, statusCode: number | null = null): HandlerResult => {
-        failures.set(documentUrl, error);
-        if (documentUrl !== url) wrapperFailure = error;
+        if (documentUrl === url) rootFailure = error;
+        else wrapperFailure = error;
         return { error, statusCode };
       };
       let answer;
@@ -182,7 +182,7 @@ export async function loadVast(url: string, options: LoadOptions): Promise<Loade
     })) as VastResponse;
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason ?? error;
-    throw failures.get(url) ?? adError(AdErrorCode.UNDEFINED, { failedLoad: true });
+    throw rootFailure ?? adError(AdErrorCode.UNDEFINED, { failedLoad: true });
   }
 
   const ad = response.ads[0];
