@@ -81,19 +81,20 @@ def handle_http_exception(error: HTTPException) -> Any:
 
 def handle_unexpected(error: Exception) -> Any:
     """Anything else (HTTP errors have their own handler): logged, reported by Sentry, answered without internals."""
-    current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
-    error_id = _error_id()
+    error_id = _report(error)
+    # The same exception again: Sentry's dedupe drops the logging integration's copy of it.
+    current_app.logger.error("unhandled error %s on %s %s", error_id, request.method, request.path, exc_info=error)
     if request.blueprint in PAGE_BLUEPRINTS:
         return error_screen(texts.GENERIC_ERROR, 500, error_id=error_id)
     body = error_body(500, "internal_error", InternalServerError.description, {"errorId": error_id})
     return body, 500
 
 
-def _error_id() -> str:
-    """The id a viewer can quote: Sentry's event id when Sentry is on, else a random one that is in the log."""
-    error_id = sentry_sdk.last_event_id() or uuid.uuid4().hex
-    current_app.logger.error("error id %s", error_id)
-    return error_id
+def _report(error: Exception) -> str:
+    """Reports ``error`` to Sentry (when on) and returns the id a viewer can quote: Sentry's event id, else a random
+    one that is in the log. Captured here explicitly: an error handler for Exception means Flask never sends the
+    got_request_exception signal the Flask integration listens to."""
+    return sentry_sdk.capture_exception(error) or uuid.uuid4().hex
 
 
 def register_error_handlers(app: Flask) -> None:

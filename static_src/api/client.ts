@@ -1,30 +1,17 @@
-// Calls to the catalogue API (spec §7). Every request carries X-Session-Context, the device fingerprint; a request
-// that cannot be attributed to a viewer is not sent. Failures are logged and never reach playback.
-
-const FINGERPRINT_COOKIE = 'device_fp';
-
-/** The device_fp cookie's value, or null when absent or when cookies are blocked (reading them may throw). */
-export function sessionContext(doc: Document = document): string | null {
-  try {
-    for (const part of doc.cookie.split(';')) {
-      const [name, ...value] = part.trim().split('=');
-      if (name === FINGERPRINT_COOKIE && value.length > 0) return decodeURIComponent(value.join('='));
-    }
-  } catch (error) {
-    console.warn('player: cookies are not readable', error);
-  }
-  return null;
-}
+// Calls to the catalogue API (spec §7). Every request carries X-Session-Context, the device fingerprint
+// (api/fingerprint): on a first visit the first call waits for it, 1000 ms at most. Failures are logged and never
+// reach playback.
+import { pageFingerprint, type FingerprintSource } from './fingerprint';
 
 export interface ApiClient {
   send(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<boolean>;
 }
 
-export function createApiClient(baseUrl: string, doc: Document = document): ApiClient {
+export function createApiClient(baseUrl: string, device: FingerprintSource = pageFingerprint()): ApiClient {
   return {
     async send(method, path, body) {
-      const session = sessionContext(doc);
-      if (!session) return false;
+      // Known: sent in this task (a save on pagehide must not wait a turn); a first visit's first call waits.
+      const session = device.current() ?? (await device.get());
       const headers: Record<string, string> = { 'X-Session-Context': session };
       if (body !== undefined) headers['Content-Type'] = 'application/json';
       try {

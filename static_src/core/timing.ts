@@ -1,4 +1,5 @@
 // Time-based helpers that need no timer (so there is nothing to tear down).
+import { DEFAULTS } from './defaults';
 
 /** Calls `fn` at most once per `ms`, on the leading edge; later calls inside the window are dropped. */
 export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number, now = () => performance.now()) {
@@ -16,4 +17,13 @@ export function yieldToMain(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (typeof scheduler?.yield === 'function') return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Runs `fn` once, in idle time (requestIdleCallback, by DEFAULTS.idleTimeoutMs at the latest), or after a zero
+ * timer where the browser has no idle callbacks (Safari). One-shot: nothing to tear down.
+ */
+export function whenIdle(fn: () => void, timeoutMs: number = DEFAULTS.idleTimeoutMs): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout: timeoutMs });
+  else setTimeout(fn, 0);
 }

@@ -2,9 +2,12 @@
 
 One live server for the whole session: an application with a database of its own (never the one the other tests
 empty after each test), migrated and seeded once with the demo catalogue, serving the real generated media
-(generated once, then cached). Its hashed assets are compressed once, not once per test. The player writes
-nothing to the database here (its progress calls need a device_fp cookie, which no test sets), so sharing it
-couples no tests. Every test still gets a fresh browser context: its own cookies, cache and localStorage.
+(generated once, then cached). Its hashed assets are compressed once, not once per test. The player does write
+progress here, under its device fingerprint (X-Session-Context), which is the same in every context of this
+Chromium (same hardware, locale and screen); the page only reads it back (completed episodes, for the episode
+choice) from a device_fp cookie, which a fresh context has not got on its first load, so a test that navigates
+once sees none of the others' progress. Every test gets a fresh browser context: its own cookies, cache and
+localStorage. Tests that read progress back use a server of their own (tests/browser/test_session.py).
 """
 
 from __future__ import annotations

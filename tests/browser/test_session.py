@@ -1,0 +1,251 @@
+"""The session context (spec §3, §7, §9), error reporting in the browser (spec §1), and a player that keeps working
+with cookies and storage blocked.
+
+A live server of its own (its own database, so that the progress the player now sends under the device fingerprint
+can be read back) with SENTRY_BROWSER_DSN pointing at a fake ingest on another port (tests/ingest.py: a real HTTP
+endpoint collecting the envelopes the real @sentry/browser posts). The no-DSN case runs on the shared live server.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask, abort, request
+from flask_migrate import upgrade
+from playwright.sync_api import BrowserContext, Page, Request, expect
+from sqlalchemy import select
+
+from app import create_app
+from app.demo.seed import seed_demo
+from app.extensions import db
+from app.models import WatchProgress
+from tests.browser.conftest import serving
+from tests.browser.helpers import click_control, open_player, player, start, wait_until_playing
+from tests.conftest import ASSETS_DIR
+from tests.ingest import Ingest, serve_ingest
+
+FILM = "movie_id=1"  # 1860 s, two voices
+BROKEN_EPISODE = "movie_id=2&season=1&episode=1"  # episode 2, whose HLS master playlist the server is made to 404
+BROKEN_PLAYLIST = "/media/titles/series-s1e1/master.m3u8"
+SERVER_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")  # app/viewer.py
+YEAR = 365 * 24 * 3600
+
+# Cookies and both storages throw, as in a browser that blocks them for this frame (a SecurityError).
+BLOCK_STORAGE = """
+(() => {
+  const refuse = () => { throw new DOMException('The operation is insecure.', 'SecurityError'); };
+  Object.defineProperty(Document.prototype, 'cookie', { get: refuse, set: refuse, configurable: true });
+  Object.defineProperty(window, 'localStorage', { get: refuse, configurable: true });
+  Object.defineProperty(window, 'sessionStorage', { get: refuse, configurable: true });
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def reporting() -> Iterator[tuple[Ingest, str]]:
+    with serve_ingest() as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def session_app(
+    make_database: Callable[[str], str], assets_built, demo_media, reporting
+) -> Iterator[tuple[Flask, str]]:
+    _ingest, ingest_origin = reporting
+    app = create_app({
+        "TESTING": True,
+        "DATABASE_URL": make_database("session"),
+        "MEDIA_ROOT": str(demo_media),
+        "SENTRY_BROWSER_DSN": ingest_origin.replace("http://", "http://publickey@") + "/3",
+        "SENTRY_PROJECT": "player-e2e",
+        "FAIL_PATHS": set(),
+    })
+
+    @app.before_request
+    def fail_on_purpose() -> None:
+        if request.path in app.config["FAIL_PATHS"]:
+            abort(404)
+
+    with app.app_context():
+        upgrade()
+        seed_demo()
+    with serving(app) as origin:
+        yield app, origin
+
+
+def sentry_chunk() -> str:
+    """The lazy Sentry chunk's file name, from the build's metafile."""
+    outputs = json.loads((ASSETS_DIR / "meta.json").read_text())["outputs"]
+    names = [name for name, o in outputs.items() if o.get("entryPoint") == "static_src/reporting/sentry.ts"]
+    assert len(names) == 1
+    return names[0].rsplit("/", 1)[-1]
+
+
+def record(page: Page, part: str) -> list[Request]:
+    seen: list[Request] = []
+    page.on("request", lambda r: seen.append(r) if part in r.url else None)
+    return seen
+
+
+def fingerprint_cookie(context: BrowserContext, timeout: float = 5) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        cookies = [c for c in context.cookies() if c["name"] == "device_fp"]
+        if cookies or time.monotonic() > deadline:
+            assert len(cookies) == 1, context.cookies()
+            return dict(cookies[0])
+        time.sleep(0.05)
+
+
+def progress_of(app: Flask, viewer_key: str) -> list[tuple[int, int]]:
+    with app.app_context():
+        rows = db.session.scalars(select(WatchProgress).where(WatchProgress.viewer_key == viewer_key)).all()
+        return [(row.episode_id, row.time) for row in rows]
+
+
+def test_a_first_visit_sets_device_fp_and_every_api_call_carries_it(session_app, context: BrowserContext, page: Page):
+    app, base = session_app
+    ad_lists, saves = record(page, "/ad-list.json"), record(page, "/time-progress")
+    before = time.time()
+    open_player(page, base, f"{FILM}&t=20")
+    start(page, 20.5)
+
+    cookie = fingerprint_cookie(context)
+    value = cookie["value"]
+    assert SERVER_TOKEN.fullmatch(value)
+    assert cookie["path"] == "/" and cookie["domain"] == "127.0.0.1"
+    assert before + YEAR - 60 < cookie["expires"] < time.time() + YEAR + 60  # 365 days
+    assert cookie["sameSite"] == "None" and cookie["secure"] is True and cookie["httpOnly"] is False
+    # CHIPS: Chromium keys a Partitioned cookie by the top-level site (here the page itself, as a publisher's frame
+    # would get the publisher's). http://127.0.0.1 counts as a secure context, so Secure cookies are kept on it.
+    assert cookie.get("partitionKey") == base.rsplit(":", 1)[0]
+
+    # The ad list (ads are on: the application's own list) went out on the first start, with the fingerprint.
+    assert len(ad_lists) == 1
+    assert ad_lists[0].headers.get("x-session-context") == value
+
+    # Progress goes to the API after 10 s of playback, and the server files it under the fingerprint.
+    page.wait_for_function("() => document.querySelector('video.player__video').currentTime > 31", timeout=20_000)
+    deadline = time.monotonic() + 5
+    while not saves and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert saves, "no progress was sent after 10 s of playback"
+    assert {r.headers.get("x-session-context") for r in saves} == {value}
+    assert all(r.method == "POST" for r in saves)
+    deadline = time.monotonic() + 5
+    while not progress_of(app, f"fp:{value}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    [(episode_id, seconds)] = progress_of(app, f"fp:{value}")
+    assert episode_id == 1 and 29 <= seconds <= 33
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_device_fp_cookie_already_there_is_reused(session_app, context: BrowserContext, page: Page):
+    _app, base = session_app
+    context.add_cookies([{"name": "device_fp", "value": "set-on-an-earlier-visit_01", "url": base}])
+    saves = record(page, "/time-progress")
+    open_player(page, base, f"{FILM}&t=40")
+    start(page, 41)
+    click_control(page, "play")  # a pause saves the position at once
+    expect(player(page)).to_have_attribute("data-state", "paused")
+    page.wait_for_timeout(300)
+    assert [r.headers.get("x-session-context") for r in saves] == ["set-on-an-earlier-visit_01"]
+    assert [c["value"] for c in context.cookies() if c["name"] == "device_fp"] == ["set-on-an-earlier-visit_01"]
+
+
+def test_with_cookies_and_storage_throwing_the_film_plays_and_progress_still_goes_out(
+    session_app, reporting, context: BrowserContext, page: Page
+):
+    app, base = session_app
+    ingest, _ = reporting
+    page.add_init_script(BLOCK_STORAGE)
+    saves, chunks = record(page, "/time-progress"), record(page, sentry_chunk())
+    open_player(page, base, f"{FILM}&t=60&user_id=blocked-storage")
+    assert page.evaluate("() => { try { return document.cookie; } catch (e) { return e.name; } }") == "SecurityError"
+    start(page, 61)
+    wait_until_playing(page, 62.5)
+    click_control(page, "play")
+    expect(player(page)).to_have_attribute("data-state", "paused")
+    click_control(page, "play")
+    wait_until_playing(page, 63)
+
+    # The fingerprint lived in memory: the save carried it, and the server filed it; no cookie was stored.
+    page.wait_for_timeout(300)
+    assert len(saves) >= 1
+    [value] = {r.headers.get("x-session-context") for r in saves}
+    assert value and SERVER_TOKEN.fullmatch(value)
+    assert progress_of(app, f"fp:{value}")
+    assert [c for c in context.cookies() if c["name"] == "device_fp"] == []
+    # Nothing broke: no page error, and nothing was reported by the error reporting that loaded meanwhile.
+    assert len(chunks) == 1
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.wait_for_timeout(500)
+    assert [e for e in ingest.events() if "blocked-storage" in e.get("request", {}).get("url", "")] == []
+
+
+def test_a_fatal_hls_error_reaches_sentry_with_the_error_id_on_screen(session_app, reporting, page: Page):
+    app, base = session_app
+    ingest, _ = reporting
+    chunks = record(page, sentry_chunk())
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
+    app.config["FAIL_PATHS"] = {BROKEN_PLAYLIST}
+    try:
+        open_player(page, base, BROKEN_EPISODE)
+        assert chunks == []  # not on the way to the first frame
+        page.click("button[data-player-start]")
+        alert = page.get_by_role("alert")
+        expect(alert.locator(".player__error-text")).to_have_text("Контент не доступен", timeout=15_000)
+        error_id = alert.get_attribute("data-error-id")
+        assert error_id and re.fullmatch(r"[0-9a-f]{16}", error_id)
+        expect(alert.locator(".player__error-id")).to_have_text(f"Идентификатор ошибки: {error_id}")
+    finally:
+        app.config["FAIL_PATHS"] = set()
+
+    def with_id(wanted: str) -> Callable[[list[dict]], bool]:
+        return lambda events: any(e.get("tags", {}).get("error_id") == wanted for e in events)
+
+    events = ingest.wait_for_events(with_id(error_id), seconds=15)
+    [event] = [e for e in events if e.get("tags", {}).get("error_id") == error_id]
+    assert len(chunks) == 1  # Sentry loaded because of the error, after it: the report waited in the queue
+    assert event["environment"] == "production"
+    assert event["tags"]["project_label"] == "player-e2e"
+    assert event["tags"]["error_code"] == "HTTP_404"
+    assert event["extra"]["address"].endswith(BROKEN_PLAYLIST)
+    assert event["exception"]["values"][-1]["type"] == "HTTP_404"
+    assert event["exception"]["values"][-1]["value"].endswith(f"(error id {error_id})")
+    # Session replay on every error (spec §1): the replay recorded in the background is sent with it.
+    replay_id = event["tags"]["replayId"]
+    replays = ingest.wait_for("replay_event", lambda found: any(r["replay_id"] == replay_id for r in found), 15)
+    assert any(r["replay_id"] == replay_id and event["event_id"] in r.get("error_ids", []) for r in replays)
+
+    # An unhandled error from here on is reported too, with the id the player logged for it.
+    page.evaluate("setTimeout(() => { throw new Error('unhandled on purpose'); }, 0)")
+    logged = re.compile(r"player: unhandled error, id ([0-9a-f]{16})")
+    deadline = time.monotonic() + 5
+    while not any(logged.search(line) for line in console) and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    [unhandled_id] = [m.group(1) for line in console if (m := logged.search(line))]
+    events = ingest.wait_for_events(with_id(unhandled_id), seconds=10)
+    [event] = [e for e in events if e.get("tags", {}).get("error_id") == unhandled_id]
+    assert event["exception"]["values"][-1]["value"] == "unhandled on purpose"
+    assert event["exception"]["values"][-1]["mechanism"]["handled"] is False
+
+
+def test_without_a_dsn_no_sentry_code_is_requested(live_server, page: Page):
+    requested = record(page, "/")
+    open_player(page, live_server, f"{FILM}&auto_play=1")
+    wait_until_playing(page, 1.5)
+    page.evaluate("setTimeout(() => { throw new Error('unhandled on purpose'); }, 0)")
+    page.goto(f"{live_server}/?movie_id=4")  # a master JSON that never loads: a fatal error with its screen
+    page.click("button[data-player-start]")
+    expect(page.get_by_role("alert")).to_be_visible(timeout=15_000)
+    page.wait_for_timeout(2500)  # past the idle time in which Sentry would load
+    chunk = sentry_chunk()
+    assert any(r.url.endswith(".js") for r in requested)
+    assert [r.url for r in requested if chunk in r.url or "sentry" in r.url.lower()] == []
