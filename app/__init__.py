@@ -45,7 +45,8 @@ def _init_sentry(app: Flask) -> None:
         environment=app.config["ENV"],
         integrations=[FlaskIntegration(), SqlalchemyIntegration()],
         traces_sample_rate=0.1,
-        send_default_pii=False,
+        # No personal data (user details, cookies, bodies): the SDK's default, which the deprecated
+        # send_default_pii=False used to state; tests/unit/test_sentry_server.py checks it.
     )
 
 
@@ -70,6 +71,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.errors import register_error_handlers
     from app.extensions import api
     from app.player.ads import bp as ads_bp
+    from app.player.security import register_security_headers
     from app.player.static import register_static
     from app.player.views import bp as player_bp
 
@@ -78,5 +80,6 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(player_bp)
     app.register_blueprint(ads_bp)
     register_static(app)
+    register_security_headers(app)  # framing and CSP headers on every response
     app.cli.add_command(demo_cli)
     register_error_handlers(app)  # after flask-smorest's, so that ours answer

@@ -32,7 +32,17 @@ const result = await esbuild.build({
   sourcemap: 'linked',
   target: ['es2020', 'chrome87', 'firefox78', 'safari15'],
   jsx: 'automatic',
-  define: { 'process.env.NODE_ENV': '"production"', __HLS_WORKER__: JSON.stringify(workerName) },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    __HLS_WORKER__: JSON.stringify(workerName),
+    // Sentry (the lazy static_src/reporting/sentry.ts): no debug logging; no inline blob: compression worker for
+    // session replay, which runs without one (nothing for the CSP's worker-src); no replay recording inside iframes
+    // or shadow DOM, which the player has none of (Sentry's documented tree-shaking flags).
+    __SENTRY_DEBUG__: 'false',
+    __SENTRY_EXCLUDE_REPLAY_WORKER__: 'true',
+    __RRWEB_EXCLUDE_IFRAME__: 'true',
+    __RRWEB_EXCLUDE_SHADOW_DOM__: 'true',
+  },
   metafile: true,
   logLevel: 'warning',
 });
@@ -44,6 +54,17 @@ await esbuild.build({
   format: 'iife',
   minify: true,
   target: ['es2020'],
+  logLevel: 'warning',
+});
+// /lib.js, the publisher's script (static_src/embed/lib.ts): a classic script at a fixed address, window.PlayerHost.
+await esbuild.build({
+  entryPoints: ['static_src/embed/lib.ts'],
+  outfile: `${outdir}/lib.js`,
+  bundle: true,
+  format: 'iife',
+  globalName: 'PlayerHost',
+  minify: true,
+  target: ['es2020', 'chrome87', 'firefox78', 'safari15'],
   logLevel: 'warning',
 });
 writeFileSync(`${outdir}/meta.json`, JSON.stringify(result.metafile));

@@ -27,25 +27,32 @@ CLIPS_DIR = Path(__file__).resolve().parent.parent / "static" / "clips"
 
 
 PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))  # written by static_src/build.mjs next to each .js and .css
+NOT_HASHED = {"meta.json", "lib.js"}  # the metafile; /lib.js is served at its own address with a short cache
 
 
 @assets_bp.get("/assets/<path:filename>")
 def asset(filename: str) -> Response:
-    if filename == "meta.json" or filename.endswith((".br", ".gz")):  # the build's own files, not addressable
+    if filename in NOT_HASHED or filename.endswith((".br", ".gz")):  # the build's own files, not addressable here
         abort(404)
     config = current_app.config
-    folder = Path(config["ASSETS_DIR"])
+    response = send_built(filename, config["ASSETS_MAX_AGE"])
+    response.cache_control.immutable = True
+    return response
+
+
+def send_built(filename: str, max_age: int) -> Response:
+    """A file of the build, its precompressed sibling when the client takes that encoding (each with its own ETag)."""
+    folder = Path(current_app.config["ASSETS_DIR"])
     accepted = request.accept_encodings
     for encoding, suffix in PRECOMPRESSED:
         if accepted[encoding] and (folder / (filename + suffix)).is_file():
-            response = send_from_directory(folder, filename + suffix, max_age=config["ASSETS_MAX_AGE"])
+            response = send_from_directory(folder, filename + suffix, max_age=max_age)
             response.mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
             response.content_encoding = encoding  # Flask-Compress leaves an encoded response alone
             break
     else:
-        response = send_from_directory(folder, filename, max_age=config["ASSETS_MAX_AGE"])
+        response = send_from_directory(folder, filename, max_age=max_age)
     response.vary.add("Accept-Encoding")
-    response.cache_control.immutable = True
     return response
 
 
@@ -54,6 +61,18 @@ def down_mix_worklet() -> Response:
     """The audio worklet (spec §7) has a fixed address, so it is cached for a day, not a year."""
     folder = Path(current_app.config["ASSETS_DIR"]) / "processing"
     return send_from_directory(folder, "down-mix-processor.js", max_age=86_400)
+
+
+LIB_MAX_AGE = 300  # /lib.js: the name never changes, so a publisher's visitors revalidate it (ETag) every 5 minutes
+
+
+@assets_bp.get("/lib.js")
+def embed_lib() -> Response:
+    """The publisher's script (spec §7, static_src/embed/lib.ts) at a stable address: a short cache and an ETag,
+    precompressed like the hashed assets."""
+    response = send_built("lib.js", LIB_MAX_AGE)
+    response.cache_control.public = True
+    return response
 
 
 @assets_bp.get("/clips/<path:filename>")

@@ -1,109 +1,109 @@
 import { Emitter, type PlayerEvents } from '../core/events';
+import { DEFAULTS } from '../core/defaults';
 import { makeEpisode } from '../test/fixtures';
-import { MESSAGE_SOURCE, connectParent, parentOrigin } from './bridge';
+import { connectParent, parentOrigin, rateLimit, type BridgeTarget } from './bridge';
+import { MESSAGE_SOURCE } from './messages';
 
 const PUBLISHER = 'https://publisher.example';
 
-interface FakeFrame {
-  win: Window;
-  postMessage: jest.Mock;
-}
+type MessageListener = (event: MessageEvent) => void;
 
 /** A plain-object window: framed (its parent is another object) unless `framed` is false. */
-function fakeWindow({
-  framed = true,
-  ancestorOrigins,
-  referrer = '',
-}: { framed?: boolean; ancestorOrigins?: string[]; referrer?: string } = {}): FakeFrame {
+function fakeFrame({ framed = true, ancestorOrigins }: { framed?: boolean; ancestorOrigins?: string[] } = {}) {
   const postMessage = jest.fn();
+  const parent = { postMessage };
+  const listeners = new Set<MessageListener>();
   const win: Record<string, unknown> = {
     location: ancestorOrigins ? { ancestorOrigins } : {},
-    document: { referrer },
+    addEventListener: (type: string, listener: MessageListener) => type === 'message' && listeners.add(listener),
+    removeEventListener: (_type: string, listener: MessageListener) => listeners.delete(listener),
   };
-  win.parent = framed ? { postMessage } : win;
-  return { win: win as unknown as Window, postMessage };
+  win.parent = framed ? parent : win;
+  /** A message event as the browser would dispatch it: from the parent at the publisher's origin unless told. */
+  const receive = (data: unknown, { source = parent as unknown, origin = PUBLISHER } = {}) =>
+    [...listeners].forEach((listener) => listener({ data, source, origin } as MessageEvent));
+  return { win: win as unknown as Window, parent, postMessage, receive, listeners };
+}
+
+function fakeTarget() {
+  return {
+    events: new Emitter<PlayerEvents>(),
+    start: jest.fn(() => Promise.resolve()),
+    pause: jest.fn(),
+    seek: jest.fn(),
+    selectEpisode: jest.fn((_id: number, _play?: boolean) => Promise.resolve(true)),
+  } satisfies BridgeTarget;
+}
+
+let now: jest.SpyInstance<number, []>;
+beforeEach(() => {
+  now = jest.spyOn(performance, 'now').mockReturnValue(50_000);
+});
+afterEach(() => now.mockRestore());
+
+function connected(serverOrigin: string | null = PUBLISHER) {
+  const frame = fakeFrame();
+  const target = fakeTarget();
+  const stop = connectParent(target, serverOrigin, frame.win);
+  frame.postMessage.mockClear(); // the ready message
+  return { ...frame, target, stop };
 }
 
 describe('parentOrigin', () => {
-  it('is null when the player is not in a frame', () => {
-    const { win } = fakeWindow({ framed: false, ancestorOrigins: [PUBLISHER], referrer: `${PUBLISHER}/page` });
-    expect(parentOrigin(win)).toBeNull();
+  it('is null when the player is not in a frame, whatever the server says', () => {
+    expect(parentOrigin(PUBLISHER, fakeFrame({ framed: false, ancestorOrigins: [PUBLISHER] }).win)).toBeNull();
   });
 
-  it("uses the browser's ancestor list first", () => {
-    const { win } = fakeWindow({
-      ancestorOrigins: [PUBLISHER, 'https://top.example'],
-      referrer: 'https://referrer.example/page',
-    });
-    expect(parentOrigin(win)).toBe(PUBLISHER);
+  it("is the server's origin whenever there is one, even when the ancestor list says otherwise", () => {
+    const { win } = fakeFrame({ ancestorOrigins: ['https://other.example'] });
+    expect(parentOrigin(PUBLISHER, win)).toBe(PUBLISHER);
   });
 
-  it("falls back to the referrer's origin where there is no ancestor list", () => {
-    const { win } = fakeWindow({ referrer: `${PUBLISHER}:8443/films/12?utm=x#top` });
-    expect(parentOrigin(win)).toBe(`${PUBLISHER}:8443`);
+  it("falls back to the browser's ancestor list only when the server has none", () => {
+    expect(parentOrigin(null, fakeFrame({ ancestorOrigins: [PUBLISHER, 'https://top.example'] }).win)).toBe(PUBLISHER);
   });
 
-  it("falls back to the referrer's origin when the ancestor list is empty", () => {
-    const { win } = fakeWindow({ ancestorOrigins: [], referrer: `${PUBLISHER}/page` });
-    expect(parentOrigin(win)).toBe(PUBLISHER);
-  });
-
-  it("is null for a 'null' ancestor origin (a sandboxed or opaque parent)", () => {
-    const { win } = fakeWindow({ ancestorOrigins: ['null'], referrer: `${PUBLISHER}/page` });
-    expect(parentOrigin(win)).toBeNull();
-  });
-
-  it("is null for a referrer whose origin is 'null'", () => {
-    const { win } = fakeWindow({ referrer: 'data:text/html,<iframe>' });
-    expect(parentOrigin(win)).toBeNull();
-  });
-
-  it('is null with no referrer at all', () => {
-    const { win } = fakeWindow({ referrer: '' });
-    expect(parentOrigin(win)).toBeNull();
+  it("is null for a 'null' ancestor (a sandboxed parent), an empty list, or a browser without one", () => {
+    expect(parentOrigin(null, fakeFrame({ ancestorOrigins: ['null'] }).win)).toBeNull();
+    expect(parentOrigin(null, fakeFrame({ ancestorOrigins: [] }).win)).toBeNull();
+    expect(parentOrigin(null, fakeFrame().win)).toBeNull();
   });
 
   it("reads jsdom's real window, which is not framed, as null", () => {
-    expect(parentOrigin()).toBeNull();
+    expect(parentOrigin(PUBLISHER)).toBeNull();
   });
 });
 
-describe('connectParent', () => {
-  let now: jest.SpyInstance<number, []>;
-
-  beforeEach(() => {
-    now = jest.spyOn(performance, 'now').mockReturnValue(50_000);
+describe('connectParent: outgoing', () => {
+  it('says ready once connected, to the parent origin', () => {
+    const frame = fakeFrame();
+    connectParent(fakeTarget(), PUBLISHER, frame.win);
+    expect(frame.postMessage.mock.calls).toEqual([[{ source: MESSAGE_SOURCE, type: 'ready', payload: null }, PUBLISHER]]);
   });
-  afterEach(() => now.mockRestore());
 
-  function connected() {
-    const frame = fakeWindow({ ancestorOrigins: [PUBLISHER] });
-    const events = new Emitter<PlayerEvents>();
-    const stop = connectParent(events, frame.win);
-    return { ...frame, events, stop };
-  }
-
-  it('posts episodeChanged to the parent origin, never to "*"', () => {
-    const { events, postMessage } = connected();
+  it('posts episodeChanged with the episode and the fullscreen changes, each to the parent origin only', () => {
+    const { target, postMessage } = connected();
     const episode = makeEpisode({ id: 7, title: 'Серия 7' });
 
-    events.emit('episodeChanged', { episode });
+    target.events.emit('episodeChanged', { episode });
+    target.events.emit('enterFullScreen', {});
+    target.events.emit('exitFullScreen', {});
 
-    expect(postMessage).toHaveBeenCalledTimes(1);
-    expect(postMessage).toHaveBeenCalledWith({ source: MESSAGE_SOURCE, type: 'episodeChanged', payload: episode }, PUBLISHER);
-    expect(MESSAGE_SOURCE).toBe('player');
+    expect(postMessage.mock.calls).toEqual([
+      [{ source: 'player', type: 'episodeChanged', payload: episode }, PUBLISHER],
+      [{ source: 'player', type: 'enterFullScreen', payload: null }, PUBLISHER],
+      [{ source: 'player', type: 'exitFullScreen', payload: null }, PUBLISHER],
+    ]);
   });
 
   it('posts timeProgressChanged with its payload, at most once per 1000 ms', () => {
-    const { events, postMessage } = connected();
+    const { target, postMessage } = connected();
 
-    events.emit('timeProgressChanged', { currentTime: 1, duration: 100 });
-    now.mockReturnValue(50_500);
-    events.emit('timeProgressChanged', { currentTime: 1.5, duration: 100 });
+    target.events.emit('timeProgressChanged', { currentTime: 1, duration: 100 });
     now.mockReturnValue(50_999);
-    events.emit('timeProgressChanged', { currentTime: 1.99, duration: 100 });
+    target.events.emit('timeProgressChanged', { currentTime: 1.99, duration: 100 });
     now.mockReturnValue(51_000);
-    events.emit('timeProgressChanged', { currentTime: 2, duration: 100 });
+    target.events.emit('timeProgressChanged', { currentTime: 2, duration: 100 });
 
     expect(postMessage.mock.calls).toEqual([
       [{ source: 'player', type: 'timeProgressChanged', payload: { currentTime: 1, duration: 100 } }, PUBLISHER],
@@ -111,43 +111,146 @@ describe('connectParent', () => {
     ]);
   });
 
-  it('does not throttle episodeChanged', () => {
-    const { events, postMessage } = connected();
-
-    events.emit('episodeChanged', { episode: makeEpisode({ id: 1 }) });
-    events.emit('episodeChanged', { episode: makeEpisode({ id: 2 }) });
-
-    expect(postMessage).toHaveBeenCalledTimes(2);
-  });
-
   it('does not forward the other player events', () => {
-    const { events, postMessage } = connected();
-
-    events.emit('phaseChanged', { phase: 'playing' });
-
+    const { target, postMessage } = connected();
+    target.events.emit('phaseChanged', { phase: 'playing' });
     expect(postMessage).not.toHaveBeenCalled();
   });
 
-  it('posts nothing when there is no parent origin', () => {
-    const frame = fakeWindow({ ancestorOrigins: ['null'] });
-    const events = new Emitter<PlayerEvents>();
-    const stop = connectParent(events, frame.win);
+  it('posts and listens to nothing without a parent origin', () => {
+    const frame = fakeFrame({ ancestorOrigins: ['null'] });
+    const target = fakeTarget();
+    const stop = connectParent(target, null, frame.win);
 
-    events.emit('episodeChanged', { episode: makeEpisode() });
-    events.emit('timeProgressChanged', { currentTime: 1, duration: 2 });
-
+    target.events.emit('episodeChanged', { episode: makeEpisode() });
     expect(frame.postMessage).not.toHaveBeenCalled();
+    expect(frame.listeners.size).toBe(0);
     expect(() => stop()).not.toThrow();
   });
 
-  it('stops posting once the returned function is called', () => {
-    const { events, postMessage, stop } = connected();
+  it('survives a postMessage that throws (an origin the browser cannot parse)', () => {
+    const { target, postMessage } = connected('not an origin');
+    postMessage.mockImplementation(() => {
+      throw new SyntaxError('Invalid target origin');
+    });
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(() => target.events.emit('enterFullScreen', {})).not.toThrow();
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+});
+
+describe('connectParent: incoming', () => {
+  it('turns each command into the controller intent', () => {
+    const { target, receive } = connected();
+
+    receive({ actionType: 'pause' });
+    receive({ actionType: 'play' });
+    receive({ actionType: 'seek', time: 42.5 });
+    receive({ actionType: 'setEpisode', episodeId: 3 });
+
+    expect(target.pause).toHaveBeenCalledTimes(1);
+    expect(target.start).toHaveBeenCalledTimes(1);
+    expect(target.seek).toHaveBeenCalledWith(42.5);
+    expect(target.selectEpisode).toHaveBeenCalledWith(3, false); // plays only if playback had started
+  });
+
+  it('hands play and pause to an ad on screen instead of the film', () => {
+    const { target, receive } = connected();
+    const requests: boolean[] = [];
+    target.events.on('playbackRequested', (request) => {
+      requests.push(request.play);
+      request.handled = true;
+    });
+
+    receive({ actionType: 'pause' });
+    receive({ actionType: 'play' });
+
+    expect(requests).toEqual([false, true]);
+    expect(target.pause).not.toHaveBeenCalled();
+    expect(target.start).not.toHaveBeenCalled();
+  });
+
+  it('ignores commands from another origin, a sibling frame or the player itself', () => {
+    const { target, receive, win } = connected();
+
+    receive({ actionType: 'pause' }, { origin: 'https://evil.example' });
+    receive({ actionType: 'pause' }, { origin: 'null' });
+    receive({ actionType: 'pause' }, { source: { postMessage: jest.fn() } }); // a sibling, even at the same origin
+    receive({ actionType: 'pause' }, { source: win });
+    receive({ actionType: 'pause' }, { source: null });
+
+    expect(target.pause).not.toHaveBeenCalled();
+  });
+
+  it('ignores malformed messages without an exception', () => {
+    const { target, receive } = connected();
+    const inherited = Object.create({ actionType: 'pause' }) as object;
+    const malformed: unknown[] = [
+      'pause', '{"actionType":"pause"}', null, undefined, 0, true, [], [{ actionType: 'pause' }], inherited,
+      { actionType: 'unknown' }, { actionType: '__proto__' }, { actionType: 'constructor' }, { actionType: 'toString' },
+      { actionType: 'hasOwnProperty' }, { actionType: ['pause'] }, { action: 'pause' }, { actionType: 'PAUSE' },
+      { actionType: 'seek' }, { actionType: 'seek', time: Number.NaN }, { actionType: 'seek', time: Infinity },
+      { actionType: 'seek', time: -1 }, { actionType: 'seek', time: '10' }, { actionType: 'setEpisode' },
+      { actionType: 'setEpisode', episodeId: '3' }, { actionType: 'setEpisode', episodeId: 1.5 },
+      { actionType: 'setEpisode', episodeId: 0 }, { actionType: 'setEpisode', episodeId: 2 ** 60 },
+      JSON.parse('{"__proto__": {"actionType": "pause"}}'),
+    ];
+
+    for (const data of malformed) expect(() => receive(data)).not.toThrow();
+
+    expect(target.pause).not.toHaveBeenCalled();
+    expect(target.start).not.toHaveBeenCalled();
+    expect(target.seek).not.toHaveBeenCalled();
+    expect(target.selectEpisode).not.toHaveBeenCalled();
+  });
+
+  it(`takes at most ${DEFAULTS.parentCommandsPerSecond} commands a second and drops a flood`, () => {
+    const { target, receive } = connected();
+
+    for (let i = 0; i < 10_000; i += 1) receive({ actionType: 'seek', time: i });
+    expect(target.seek).toHaveBeenCalledTimes(DEFAULTS.parentCommandsPerSecond);
+    expect(target.seek).toHaveBeenLastCalledWith(DEFAULTS.parentCommandsPerSecond - 1);
+
+    now.mockReturnValue(51_000); // a second later the parent is heard again
+    receive({ actionType: 'seek', time: 5 });
+    expect(target.seek).toHaveBeenLastCalledWith(5);
+  });
+
+  it('logs a failed intent instead of leaving an unhandled rejection', async () => {
+    const { target, receive } = connected();
+    target.start.mockImplementation(() => Promise.reject(new Error('no engine')));
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    receive({ actionType: 'play' });
+    await Promise.resolve();
+    await Promise.resolve();
+
+    expect(warn).toHaveBeenCalledWith("player: the parent's play failed", expect.any(Error));
+    warn.mockRestore();
+  });
+
+  it('stops posting and listening once the returned function is called', () => {
+    const { target, receive, postMessage, stop, listeners } = connected();
 
     stop();
-    events.emit('episodeChanged', { episode: makeEpisode() });
-    now.mockReturnValue(99_000);
-    events.emit('timeProgressChanged', { currentTime: 1, duration: 2 });
+    target.events.emit('episodeChanged', { episode: makeEpisode() });
+    receive({ actionType: 'pause' });
 
     expect(postMessage).not.toHaveBeenCalled();
+    expect(target.pause).not.toHaveBeenCalled();
+    expect(listeners.size).toBe(0);
+  });
+});
+
+describe('rateLimit', () => {
+  it('opens a new window once the last one is over', () => {
+    let time = 0;
+    const allowed = rateLimit(2, 1000, () => time);
+    expect([allowed(), allowed(), allowed()]).toEqual([true, true, false]);
+    time = 999;
+    expect(allowed()).toBe(false);
+    time = 1000;
+    expect([allowed(), allowed(), allowed()]).toEqual([true, true, false]);
   });
 });

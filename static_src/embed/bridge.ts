@@ -1,45 +1,93 @@
-// Messages to the page that embeds the player (spec §7), posted only to that page's origin, never to '*'.
+// The parent-page bridge (spec §4, §7; the schema is embed/messages.ts, documented in docs/embed.md). Outgoing: the
+// player's events, posted to the embedding page's origin only, never to '*'. Incoming: commands, taken only from
+// the parent window at that origin, at most DEFAULTS.parentCommandsPerSecond a second; anything else is ignored.
+// Commands become the controller's intents; play and pause go to an ad instead while one is on screen.
+import { DEFAULTS } from '../core/defaults';
 import type { Emitter, PlayerEvents } from '../core/events';
 import { throttle } from '../core/timing';
+import { MESSAGE_SOURCE, parseCommand, type PlayerCommand, type PlayerEventPayloads, type PlayerEventType } from './messages';
 
-export const MESSAGE_SOURCE = 'player';
-const TIME_PROGRESS_THROTTLE_MS = 1000; // spec §9: time saving throttle 1 s
-
-export interface PlayerMessage {
-  source: typeof MESSAGE_SOURCE;
-  type: string;
-  payload: unknown;
+/** The intents the bridge drives (PlayerController's). */
+export interface BridgeTarget {
+  readonly events: Emitter<PlayerEvents>;
+  start(): Promise<void>;
+  pause(): void;
+  seek(seconds: number): void;
+  selectEpisode(id: number, play?: boolean): Promise<boolean>;
 }
 
-/** The embedding page's origin: the browser's ancestor list where it has one, else the referrer's origin. */
-export function parentOrigin(win: Window = window): string | null {
+/**
+ * The embedding page's origin: the server's (`config.parentOrigin`: the allow-listed `origin` parameter, else the
+ * Referer's) whenever it has one; only without one the browser's ancestor list (Chromium, Safari), which no page can
+ * forge. Null outside a frame, or when neither knows (Firefox with a no-referrer parent): then no bridge at all.
+ */
+export function parentOrigin(serverOrigin: string | null, win: Window = window): string | null {
   if (win.parent === win) return null;
-  const ancestors = win.location.ancestorOrigins;
-  if (ancestors && ancestors.length > 0) return ancestors[0] === 'null' ? null : ancestors[0];
-  try {
-    const origin = new URL(win.document.referrer).origin;
-    return origin === 'null' ? null : origin;
-  } catch {
-    return null;
+  if (serverOrigin) return serverOrigin;
+  const ancestor = win.location.ancestorOrigins?.[0];
+  return ancestor && ancestor !== 'null' ? ancestor : null;
+}
+
+/** True for at most `max` calls in each `windowMs` window (no timer: nothing to tear down). */
+export function rateLimit(max: number, windowMs: number, now = () => performance.now()): () => boolean {
+  let windowStart = -Infinity;
+  let count = 0;
+  return () => {
+    const time = now();
+    if (time - windowStart >= windowMs) {
+      windowStart = time;
+      count = 0;
+    }
+    count += 1;
+    return count <= max;
+  };
+}
+
+function perform(target: BridgeTarget, command: PlayerCommand): void {
+  const failed = (error: unknown) => console.warn(`player: the parent's ${command.actionType} failed`, error);
+  switch (command.actionType) {
+    case 'play':
+    case 'pause': {
+      const request = { play: command.actionType === 'play', handled: false };
+      target.events.emit('playbackRequested', request); // an ad on screen takes it (ads/layer)
+      if (request.handled) return;
+      if (request.play) target.start().catch(failed);
+      else target.pause();
+      return;
+    }
+    case 'seek':
+      return target.seek(command.time);
+    case 'setEpisode':
+      target.selectEpisode(command.episodeId, false).catch(failed);
   }
 }
 
-/** Forwards player events to the parent window. Returns the function that stops it. */
-export function connectParent(events: Emitter<PlayerEvents>, win: Window = window): () => void {
-  const origin = parentOrigin(win);
+/** Connects the player to its parent page. Returns the function that disconnects it. */
+export function connectParent(target: BridgeTarget, serverOrigin: string | null, win: Window = window): () => void {
+  const origin = parentOrigin(serverOrigin, win);
   if (!origin) return () => undefined;
-  const post = (type: string, payload: unknown) => {
-    const message: PlayerMessage = { source: MESSAGE_SOURCE, type, payload };
-    win.parent.postMessage(message, origin);
+  const post = <K extends PlayerEventType>(type: K, payload: PlayerEventPayloads[K]) => {
+    try {
+      win.parent.postMessage({ source: MESSAGE_SOURCE, type, payload }, origin);
+    } catch (error) {
+      console.warn(`player: ${type} could not be posted to the parent page`, error);
+    }
   };
+  const allowed = rateLimit(DEFAULTS.parentCommandsPerSecond, 1000);
+  const onMessage = (event: MessageEvent) => {
+    if (event.source !== win.parent || event.origin !== origin) return; // a sibling frame, another origin, ourselves
+    const command = parseCommand(event.data);
+    if (command && allowed()) perform(target, command);
+  };
+  const { events } = target;
   const stops = [
-    events.on(
-      'timeProgressChanged',
-      throttle((p) => post('timeProgressChanged', p), TIME_PROGRESS_THROTTLE_MS),
-    ),
+    events.on('timeProgressChanged', throttle((p) => post('timeProgressChanged', p), DEFAULTS.timeSavingThrottleMs)),
     events.on('episodeChanged', ({ episode }) => post('episodeChanged', episode)),
     events.on('enterFullScreen', () => post('enterFullScreen', null)),
     events.on('exitFullScreen', () => post('exitFullScreen', null)),
+    () => win.removeEventListener('message', onMessage),
   ];
+  win.addEventListener('message', onMessage);
+  post('ready', null);
   return () => stops.forEach((stop) => stop());
 }

@@ -35,7 +35,7 @@ def test_the_island_mounts_over_the_shell_without_a_jump(browser, live_server, p
     static.close()
 
     page.goto(f"{live_server}/?movie_id=1")
-    page.wait_for_function("window.__playerMounted === true")
+    page.wait_for_function("() => window.__playerMounted === true")  # a function: the CSP forbids eval
     page.wait_for_selector("#player[data-layout]", state="attached")  # the interface has mounted over the shell
     assert page.locator("video.player__video").count() == 1
     assert boxes(page) == before

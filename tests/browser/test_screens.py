@@ -40,13 +40,21 @@ def test_blocked_content_plays_in_another_country(browser, live_server):
     context.close()
 
 
-def test_demo_page_shows_the_players_messages(live_server, page):
+DEMO_PLAYER = "[data-demo-frame] iframe"  # made by /lib.js
+
+
+def test_demo_page_shows_the_players_messages_and_sends_it_commands(live_server, page):
     page.goto(f"{live_server}/demo")
-    player = page.frame_locator('iframe[name="player-frame"]')
+    expect(page.locator(DEMO_PLAYER)).to_have_attribute(
+        "allow", "autoplay; fullscreen; picture-in-picture; encrypted-media")
+    player = page.frame_locator(DEMO_PLAYER)
+    expect(page.locator('[data-demo-messages] li[data-type="ready"]')).to_have_count(1, timeout=10_000)
     player.locator("button[data-player-start]").click()
     message = page.locator('[data-demo-messages] li[data-type="timeProgressChanged"]').first
     expect(message).to_contain_text('"currentTime"', timeout=20_000)
     expect(message).to_contain_text('"duration":1860')
+    page.click('[data-demo-command="pause"]')
+    expect(player.locator("#player")).to_have_attribute("data-state", "paused")
 
 
 def test_demo_form_reloads_the_frame_with_parameters(live_server, page):
@@ -55,5 +63,6 @@ def test_demo_form_reloads_the_frame_with_parameters(live_server, page):
     page.fill('input[name="season"]', "2")
     page.fill('input[name="episode"]', "2")
     page.click("button[type=submit]")
-    player = page.frame_locator('iframe[name="player-frame"]')
+    player = page.frame_locator(DEMO_PLAYER)
     expect(player.locator(".player__subtitle")).to_have_text("Сезон 2, серия 2. Туман")
+    expect(page.locator(DEMO_PLAYER)).to_have_count(1)  # the old frame is gone

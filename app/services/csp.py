@@ -1,0 +1,80 @@
+"""Security headers: the embed page's Content-Security-Policy, and the refusal to be framed everywhere else.
+
+The player page (and its server-rendered error screens) runs under a policy without 'unsafe-eval' and without
+'unsafe-inline' for scripts: its one inline script and inline style carry the per-request nonce; everything else it
+runs comes from this origin (or the configured assets/API origin). What it fetches:
+
+* media: this origin (``MEDIA_URL_PATH``), ``blob:`` for Media Source Extensions, and ad creatives from any host;
+* connect: the master JSON, HLS playlists and segments (hls.js fetches them), the API, the ad list, VAST documents
+  and tracking pixels (keepalive GETs) from any host, and error reporting's ingest host;
+* workers: hls.js's transmuxing worker, a file under the assets path (``workerPath``; no ``blob:`` worker: the
+  browser error reporting's session replay is built without its inline compression worker, static_src/build.mjs);
+* scripts: the entry, its chunks and the audio worklet ``/processing/down-mix-processor.js`` (worklets follow
+  script-src).
+
+"Any host" means ``https:``; ``http:`` too only when ``allow_http`` (development, or ``PLAYER_CSP_ALLOW_HTTP``).
+
+Framing (``frame-ancestors``): the embed may be framed by this origin (the demo publisher page) and by the publisher
+allow-list when one is configured, otherwise by any http(s) site: publishers embed us, and a licence that names its
+sites is enforced by the per-content domain rules (app/services/availability.py). Every other response refuses
+framing outright: ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY`` for browsers without CSP level 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from app.services.embed import origin_of
+
+REFUSE_FRAMING = {
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+}
+
+
+def _sources(*groups: Iterable[str]) -> str:
+    seen: list[str] = []
+    for group in groups:
+        for source in group:
+            if source and source not in seen:
+                seen.append(source)
+    return " ".join(seen)
+
+
+def origins_of(urls: Iterable[str]) -> list[str]:
+    """The origins of the absolute http(s) addresses among ``urls`` (relative ones are this origin: 'self')."""
+    return [origin for origin in (origin_of(url) for url in urls) if origin]
+
+
+def embed_policy(
+    *,
+    nonce: str,
+    publisher_origins: Sequence[str] = (),
+    allow_http: bool = False,
+    own_urls: Iterable[str] = (),
+    extra_connect: Iterable[str] = (),
+) -> str:
+    """The Content-Security-Policy of the embed page.
+
+    ``own_urls``: the configured addresses the player's own code and API live at (``WIDGET_ASSETS_PATH``,
+    ``PLAYER_BASE_URL``), which may name another origin (a CDN); ``extra_connect``: more addresses the page talks to
+    (the ad list's, the browser error reporting's ingest host), reduced to their origins.
+    """
+    if not nonce or any(c in nonce for c in " ;'"):
+        raise ValueError("the CSP nonce must be a non-empty token")
+    own = origins_of(own_urls)
+    remote = ["https:", "http:"] if allow_http else ["https:"]
+    ancestors = list(publisher_origins) if publisher_origins else ["http:", "https:"]
+    directives = {
+        "default-src": "'none'",
+        "script-src": _sources(["'self'", f"'nonce-{nonce}'"], own),
+        "style-src": _sources(["'self'", f"'nonce-{nonce}'"], own),
+        "img-src": _sources(["'self'", "data:", "blob:"], own, remote),
+        "media-src": _sources(["'self'", "blob:"], own, remote),
+        "connect-src": _sources(["'self'"], own, remote, origins_of(extra_connect)),
+        "worker-src": _sources(["'self'"], own),
+        "base-uri": "'none'",
+        "form-action": "'none'",
+        "frame-ancestors": _sources(["'self'"], ancestors),
+    }
+    return "; ".join(f"{name} {value}" for name, value in directives.items())

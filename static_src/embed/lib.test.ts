@@ -1,0 +1,173 @@
+import { makeEpisode } from '../test/fixtures';
+import { createPlayer, playerAddress } from './lib';
+
+const PLAYER = 'https://player.example';
+const PUBLISHER = 'https://publisher.example';
+
+type MessageListener = (event: MessageEvent) => void;
+
+/** The publisher's window: jsdom's document, the publisher's origin, message listeners we can drive. */
+function publisherWindow() {
+  const listeners = new Set<MessageListener>();
+  const win = {
+    document,
+    location: { origin: PUBLISHER, href: `${PUBLISHER}/films/1` },
+    addEventListener: (type: string, listener: MessageListener) => type === 'message' && listeners.add(listener),
+    removeEventListener: (_type: string, listener: MessageListener) => listeners.delete(listener),
+  };
+  return { win: win as unknown as Window, listeners };
+}
+
+function embed(options: Partial<Parameters<typeof createPlayer>[1]> = {}) {
+  document.body.innerHTML = '<div id="slot"></div>';
+  const { win, listeners } = publisherWindow();
+  const player = createPlayer('#slot', { movieId: 2, playerUrl: `${PLAYER}/`, ...options }, win);
+  const frameWindow = player.iframe.contentWindow as Window;
+  const posted = jest.spyOn(frameWindow, 'postMessage').mockImplementation(() => undefined);
+  /** A message as the browser dispatches it: from the player's frame at the player's origin unless told. */
+  const receive = (data: unknown, { source = frameWindow as unknown, origin = PLAYER } = {}) =>
+    [...listeners].forEach((listener) => listener({ data, source, origin } as MessageEvent));
+  const ready = () => receive({ source: 'player', type: 'ready', payload: null });
+  return { player, posted, receive, ready, listeners };
+}
+
+describe('playerAddress', () => {
+  it('maps the options to the player parameters and ends with the embedding origin', () => {
+    const url = playerAddress(`${PLAYER}/`, {
+      movieId: 2, episodeId: 5, season: 1, episode: 2, t: 30, episodeTime: 12, autoPlay: true, enabledShare: false,
+      disableCheckingAvailable: true, userId: 'u 1', voiceAuthor: 'Студия', langOrder: ['en', 'ru'],
+      params: { country: 'de' },
+    }, PUBLISHER);
+    expect(url.origin).toBe(PLAYER);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      movie_id: '2', episode_id: '5', season: '1', episode: '2', t: '30', episode_time: '12', auto_play: '1',
+      disable_checking_available: '1', user_id: 'u 1', voice_author: 'Студия', lang_order: 'en,ru', country: 'de',
+      origin: PUBLISHER,
+    });
+  });
+
+  it('lets no extra parameter replace the embedding origin', () => {
+    const url = playerAddress(`${PLAYER}/`, { movieId: 1, params: { origin: 'https://evil.example' } }, PUBLISHER);
+    expect(url.searchParams.getAll('origin')).toEqual([PUBLISHER]);
+  });
+});
+
+describe('createPlayer', () => {
+  it('makes the iframe with the player page and the allow list', () => {
+    const { player } = embed({ autoPlay: true });
+    const { iframe } = player;
+    expect(iframe.parentElement?.id).toBe('slot');
+    expect(iframe.src).toBe(`${PLAYER}/?movie_id=2&auto_play=1&origin=${encodeURIComponent(PUBLISHER)}`);
+    expect(iframe.getAttribute('allow')).toBe('autoplay; fullscreen; picture-in-picture; encrypted-media');
+    expect(iframe.hasAttribute('allowfullscreen')).toBe(true);
+    expect(iframe.title).toBe('Видеоплеер');
+  });
+
+  it('refuses a missing container, and a page address it cannot know', () => {
+    document.body.innerHTML = '';
+    expect(() => createPlayer('#nowhere', { movieId: 1, playerUrl: `${PLAYER}/` })).toThrow('no element #nowhere');
+    expect(() => createPlayer(document.body, { movieId: 1 })).toThrow('pass playerUrl');
+  });
+
+  it('keeps commands until the player is ready, then posts them to the player origin only', () => {
+    const { player, posted, ready } = embed();
+
+    player.pause();
+    player.seek(12.5);
+    expect(posted).not.toHaveBeenCalled();
+
+    ready();
+    player.setEpisode(4);
+    player.play();
+
+    expect(posted.mock.calls).toEqual([
+      [{ actionType: 'pause' }, PLAYER],
+      [{ actionType: 'seek', time: 12.5 }, PLAYER],
+      [{ actionType: 'setEpisode', episodeId: 4 }, PLAYER],
+      [{ actionType: 'play' }, PLAYER],
+    ]);
+  });
+
+  it('keeps only the last 20 commands sent before the player is ready', () => {
+    const { player, posted, ready } = embed();
+    for (let i = 0; i < 25; i += 1) player.seek(i);
+    ready();
+    expect(posted).toHaveBeenCalledTimes(20);
+    expect(posted.mock.calls[0][0]).toEqual({ actionType: 'seek', time: 5 });
+  });
+
+  it("hands the player's events to their listeners, with their payloads; off removes one", () => {
+    const { player, receive } = embed();
+    const progress = jest.fn();
+    const episodes = jest.fn();
+    player.on('timeProgressChanged', progress);
+    player.on('episodeChanged', episodes);
+    const episode = makeEpisode({ id: 4 });
+
+    receive({ source: 'player', type: 'timeProgressChanged', payload: { currentTime: 3, duration: 60 } });
+    receive({ source: 'player', type: 'episodeChanged', payload: episode });
+    player.off('timeProgressChanged', progress);
+    receive({ source: 'player', type: 'timeProgressChanged', payload: { currentTime: 4, duration: 60 } });
+
+    expect(progress.mock.calls).toEqual([[{ currentTime: 3, duration: 60 }]]);
+    expect(episodes.mock.calls).toEqual([[episode]]);
+  });
+
+  it('ignores messages from another frame, another origin, and malformed ones', () => {
+    const { player, receive } = embed();
+    const progress = jest.fn();
+    player.on('timeProgressChanged', progress);
+    const good = { source: 'player', type: 'timeProgressChanged', payload: { currentTime: 1, duration: 2 } };
+
+    receive(good, { source: window });
+    receive(good, { origin: PUBLISHER });
+    for (const data of [
+      null, 'timeProgressChanged', [good], { ...good, source: 'other' }, { ...good, type: 'constructor' },
+      { ...good, type: '__proto__' }, { ...good, payload: null }, { ...good, payload: { currentTime: 'x', duration: 2 } },
+      { ...good, payload: { currentTime: Number.NaN, duration: 2 } }, Object.create(good) as object,
+    ]) {
+      expect(() => receive(data)).not.toThrow();
+    }
+
+    expect(progress).not.toHaveBeenCalled();
+  });
+
+  it("keeps calling the other listeners when one throws", () => {
+    const { player, receive } = embed();
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const after = jest.fn();
+    player.on('ready', () => {
+      throw new Error('publisher bug');
+    });
+    player.on('ready', after);
+
+    receive({ source: 'player', type: 'ready', payload: null });
+
+    expect(after).toHaveBeenCalledTimes(1);
+    expect(error).toHaveBeenCalled();
+    error.mockRestore();
+  });
+
+  it('stretches the iframe over the page in pseudo fullscreen and restores it after', () => {
+    const { player, receive } = embed();
+    player.iframe.style.width = '640px';
+    const fullscreen = jest.fn();
+    player.on('enterFullScreen', fullscreen);
+
+    receive({ source: 'player', type: 'enterFullScreen', payload: null });
+    expect(player.iframe.style.position).toBe('fixed');
+    expect(player.iframe.style.width).toBe('100vw');
+    expect(fullscreen).toHaveBeenCalledWith(null);
+
+    receive({ source: 'player', type: 'exitFullScreen', payload: null });
+    expect(player.iframe.style.position).toBe('');
+    expect(player.iframe.style.width).toBe('640px');
+  });
+
+  it('destroy removes the iframe and stops listening', () => {
+    const { player, listeners } = embed();
+    player.destroy();
+    expect(document.querySelector('iframe')).toBeNull();
+    expect(listeners.size).toBe(0);
+  });
+});

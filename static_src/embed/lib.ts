@@ -1,0 +1,157 @@
+// /lib.js (spec §7): the script a publisher includes to embed the player. It makes the iframe (the player page with
+// the player parameters and `origin=location.origin`, allowed autoplay, fullscreen, picture-in-picture and
+// encrypted media) and returns a typed handle: the player's events (on/off) and its commands (play, pause, seek,
+// setEpisode). It talks to that iframe only, at the player's origin only, in the schema of embed/messages.ts, and
+// stretches the iframe over the page between enterFullScreen and exitFullScreen. A classic script of its own
+// (static_src/build.mjs): window.PlayerHost.createPlayer. docs/embed.md shows it in use.
+import { parseMessage, type PlayerCommand, type PlayerEventPayloads, type PlayerEventType } from './messages';
+
+export type { PlayerEventPayloads, PlayerEventType } from './messages';
+
+export interface PlayerOptions {
+  movieId: number;
+  episodeId?: number;
+  season?: number;
+  episode?: number;
+  t?: number; // start time code, whole seconds
+  episodeTime?: number;
+  autoPlay?: boolean;
+  enabledShare?: boolean;
+  disableCheckingAvailable?: boolean;
+  userId?: string;
+  voiceAuthor?: string;
+  langOrder?: string[]; // ['ru', 'en']
+  params?: Record<string, string>; // any other query parameter of the player page
+  title?: string; // the iframe's accessible name
+  playerUrl?: string; // the player page; by default the address this script came from, without 'lib.js'
+}
+
+type Listener<K extends PlayerEventType> = (payload: PlayerEventPayloads[K]) => void;
+
+export interface EmbeddedPlayer {
+  readonly iframe: HTMLIFrameElement;
+  on<K extends PlayerEventType>(type: K, listener: Listener<K>): void;
+  off<K extends PlayerEventType>(type: K, listener: Listener<K>): void;
+  play(): void;
+  pause(): void;
+  seek(time: number): void; // seconds
+  setEpisode(episodeId: number): void;
+  destroy(): void; // removes the iframe and every listener
+}
+
+const QUERY_NAMES: Record<string, string> = {
+  movieId: 'movie_id',
+  episodeId: 'episode_id',
+  season: 'season',
+  episode: 'episode',
+  t: 't',
+  episodeTime: 'episode_time',
+  autoPlay: 'auto_play',
+  enabledShare: 'enabled_share',
+  disableCheckingAvailable: 'disable_checking_available',
+  userId: 'user_id',
+  voiceAuthor: 'voice_author',
+  langOrder: 'lang_order',
+};
+const ALLOW = 'autoplay; fullscreen; picture-in-picture; encrypted-media';
+const QUEUE_LIMIT = 20; // commands kept until the player is ready; older ones are dropped
+const STRETCHED: Record<string, string> = {
+  position: 'fixed', inset: '0', width: '100vw', height: '100vh', 'max-width': 'none', 'max-height': 'none',
+  margin: '0', border: '0', 'z-index': '2147483647',
+};
+// Captured while this script runs: document.currentScript is null once it has.
+const SCRIPT_SRC = typeof document === 'undefined' ? '' : (document.currentScript as HTMLScriptElement | null)?.src ?? '';
+
+/** The player page's address: the player parameters, then `params`, then the embedding page's origin. */
+export function playerAddress(base: string, options: PlayerOptions, parentOrigin: string): URL {
+  const url = new URL(base);
+  for (const [key, name] of Object.entries(QUERY_NAMES)) {
+    const value = (options as unknown as Record<string, unknown>)[key];
+    if (typeof value === 'boolean') {
+      if (value) url.searchParams.set(name, '1');
+    } else if (Array.isArray(value)) {
+      if (value.length) url.searchParams.set(name, value.join(','));
+    } else if (typeof value === 'number' || typeof value === 'string') {
+      url.searchParams.set(name, String(value));
+    }
+  }
+  for (const [name, value] of Object.entries(options.params ?? {})) url.searchParams.set(name, String(value));
+  url.searchParams.set('origin', parentOrigin);
+  return url;
+}
+
+export function createPlayer(container: Element | string, options: PlayerOptions, win: Window = window): EmbeddedPlayer {
+  const host = typeof container === 'string' ? win.document.querySelector(container) : container;
+  if (!host) throw new Error(`PlayerHost: no element ${String(container)}`);
+  const base = options.playerUrl ?? (SCRIPT_SRC ? new URL('./', SCRIPT_SRC).href : null);
+  if (!base) throw new Error('PlayerHost: load /lib.js with a <script src>, or pass playerUrl');
+  const address = playerAddress(base, options, win.location.origin);
+  const playerOrigin = address.origin;
+  const iframe = win.document.createElement('iframe');
+  iframe.src = address.href;
+  iframe.title = options.title ?? 'Видеоплеер';
+  iframe.setAttribute('allow', ALLOW);
+  iframe.setAttribute('allowfullscreen', '');
+  const listeners = new Map<PlayerEventType, Set<Listener<never>>>();
+  let queue: PlayerCommand[] | null = []; // null once the player said it is ready
+  let saved: string | null = null; // the iframe's own style while stretched
+
+  const send = (command: PlayerCommand) => {
+    if (queue) {
+      queue.push(command);
+      if (queue.length > QUEUE_LIMIT) queue.shift();
+      return;
+    }
+    iframe.contentWindow?.postMessage(command, playerOrigin);
+  };
+  const stretch = (on: boolean) => {
+    if (on && saved === null) {
+      saved = iframe.style.cssText;
+      for (const [name, value] of Object.entries(STRETCHED)) iframe.style.setProperty(name, value, 'important');
+    } else if (!on && saved !== null) {
+      iframe.style.cssText = saved;
+      saved = null;
+    }
+  };
+  const onMessage = (event: MessageEvent) => {
+    if (event.source !== iframe.contentWindow || event.origin !== playerOrigin) return;
+    const message = parseMessage(event.data);
+    if (!message) return;
+    if (message.type === 'ready') {
+      const pending = queue ?? [];
+      queue = null;
+      pending.forEach(send);
+    } else if (message.type === 'enterFullScreen' || message.type === 'exitFullScreen') {
+      stretch(message.type === 'enterFullScreen');
+    }
+    for (const listener of [...(listeners.get(message.type) ?? [])]) {
+      try {
+        listener(message.payload as never);
+      } catch (error) {
+        console.error(`PlayerHost: a ${message.type} listener failed`, error);
+      }
+    }
+  };
+  win.addEventListener('message', onMessage);
+  host.append(iframe);
+
+  return {
+    iframe,
+    on(type, listener) {
+      if (!listeners.has(type)) listeners.set(type, new Set());
+      listeners.get(type)?.add(listener as Listener<never>);
+    },
+    off(type, listener) {
+      listeners.get(type)?.delete(listener as Listener<never>);
+    },
+    play: () => send({ actionType: 'play' }),
+    pause: () => send({ actionType: 'pause' }),
+    seek: (time) => send({ actionType: 'seek', time }),
+    setEpisode: (episodeId) => send({ actionType: 'setEpisode', episodeId }),
+    destroy() {
+      win.removeEventListener('message', onMessage);
+      listeners.clear();
+      iframe.remove();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// The one message schema between the player and the page that embeds it (spec §4, §7; docs/embed.md).
+//   player → page: { source: 'player', type, payload }, posted to the embedding page's origin only (embed/bridge)
+//   page → player: { actionType, ...arguments }, taken from the parent window at that origin only (embed/bridge)
+// /lib.js (embed/lib) speaks it on the publisher's side. The parsers below read only own data properties of plain
+// objects, so that nothing a page sends (strings, null, arrays, '__proto__' or 'constructor' as an action, NaN) can
+// pass for a message or throw.
+import type { EpisodeData } from '../context';
+
+export const MESSAGE_SOURCE = 'player';
+
+/** Each message the player posts, and its payload. */
+export interface PlayerEventPayloads {
+  ready: null; // the bridge listens: commands sent from now on are taken
+  enterFullScreen: null; // pseudo fullscreen (iOS in a frame, or FULLSCREEN_MODE=pseudo): stretch the frame
+  exitFullScreen: null; // restore the frame
+  episodeChanged: EpisodeData; // another episode was chosen (spec §4), the episode as the player context has it
+  timeProgressChanged: { currentTime: number; duration: number }; // seconds, at most once a second (spec §9)
+}
+
+export type PlayerEventType = keyof PlayerEventPayloads;
+
+export type PlayerMessage = {
+  [K in PlayerEventType]: { source: typeof MESSAGE_SOURCE; type: K; payload: PlayerEventPayloads[K] };
+}[PlayerEventType];
+
+/** The commands the player takes: spec §4's pause, and ours. */
+export type PlayerCommand =
+  | { actionType: 'play' } // start, or resume (the ad when one is on screen)
+  | { actionType: 'pause' } // the film, or the ad when one is on screen
+  | { actionType: 'seek'; time: number } // seconds from the start, once playback has started
+  | { actionType: 'setEpisode'; episodeId: number }; // an episode of this content; it plays if playback had started
+
+type Fields = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An own data property, never one inherited from a prototype. */
+function field(data: Fields, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(data, key) ? data[key] : undefined;
+}
+
+function isId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+/** A command from the embedding page, or null for anything that is not exactly one. */
+export function parseCommand(data: unknown): PlayerCommand | null {
+  if (!isPlainObject(data)) return null;
+  const action = field(data, 'actionType');
+  if (action === 'play' || action === 'pause') return { actionType: action };
+  if (action === 'seek') {
+    const time = field(data, 'time');
+    return typeof time === 'number' && Number.isFinite(time) && time >= 0 ? { actionType: action, time } : null;
+  }
+  if (action === 'setEpisode') {
+    const episodeId = field(data, 'episodeId');
+    return isId(episodeId) ? { actionType: action, episodeId } : null;
+  }
+  return null;
+}
+
+/** A message of the player, or null for anything that is not exactly one (embed/lib reads the player's with it). */
+export function parseMessage(data: unknown): PlayerMessage | null {
+  if (!isPlainObject(data) || field(data, 'source') !== MESSAGE_SOURCE) return null;
+  const type = field(data, 'type');
+  const payload = field(data, 'payload');
+  switch (type) {
+    case 'ready':
+    case 'enterFullScreen':
+    case 'exitFullScreen':
+      return { source: MESSAGE_SOURCE, type, payload: null };
+    case 'episodeChanged':
+      return isPlainObject(payload) && isId(field(payload, 'id'))
+        ? { source: MESSAGE_SOURCE, type, payload: payload as unknown as EpisodeData }
+        : null;
+    case 'timeProgressChanged': {
+      if (!isPlainObject(payload)) return null;
+      const currentTime = field(payload, 'currentTime');
+      const duration = field(payload, 'duration'); // Infinity on a live stream
+      if (typeof currentTime !== 'number' || !Number.isFinite(currentTime)) return null;
+      if (typeof duration !== 'number' || Number.isNaN(duration)) return null;
+      return { source: MESSAGE_SOURCE, type, payload: { currentTime, duration } };
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,315 @@
+"""The parent-page bridge end to end (spec §4, §7): a publisher's page on another origin embeds the player with /lib.js.
+
+One application served twice: the player on http://127.0.0.1:P, the publisher's page on http://localhost:P (the same
+server under another host name: another origin), and a third origin on http://127.0.0.1:Q for pages that must not
+be obeyed. The demo series (content 2: episodes 2-4 of 52, 60, 68 s, then 5-7) and, for the ad, the film with the
+demo's 15 s skippable pre-roll. FULLSCREEN_MODE=pseudo, so the fullscreen button posts enterFullScreen/exitFullScreen.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Blueprint, Flask, Response, request
+from flask_migrate import upgrade
+from playwright.sync_api import Frame, Page, expect
+from sqlalchemy import delete
+
+from app import create_app
+from app.demo.ads import generate_creatives, seed_ads
+from app.demo.seed import seed_demo
+from app.extensions import db
+from app.models import AdPlacement, AdPosition
+from tests.browser.conftest import serving
+
+SERIES, FILM, SKIPPABLE = 2, 1, 1
+EVENT_TYPES = ["ready", "enterFullScreen", "exitFullScreen", "episodeChanged", "timeProgressChanged"]
+
+# Records, in every frame, what must never happen: uncaught errors, unhandled rejections, CSP violations. (The player
+# runs without 'unsafe-eval': Playwright's checks in its frame are functions, never expression strings, which it evals.)
+WATCH = """
+window.__problems = [];
+addEventListener('error', (e) => __problems.push('error: ' + e.message));
+addEventListener('unhandledrejection', (e) => __problems.push('rejection: ' + e.reason));
+document.addEventListener('securitypolicyviolation', (e) => __problems.push('csp: ' + e.violatedDirective));
+"""
+
+PUBLISHER_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Издатель</title></head>
+<body style="margin:0">
+<div id="slot" style="width:640px;height:360px"></div>
+<iframe id="third" title="third" src="THIRD/publisher/attacker.html" width="200" height="60"></iframe>
+<iframe id="twin" title="twin" srcdoc="ATTACKER" width="200" height="60"></iframe>
+<script src="PLAYER/lib.js"></script>
+<script>
+  window.received = [];  // every message this window gets: who sent it, from where
+  addEventListener('message', (e) => received.push({
+    origin: e.origin, data: e.data, fromPlayer: !!window.player && e.source === player.iframe.contentWindow }));
+  window.events = [];  // what lib.js handed to the listeners
+  window.embed = (options) => {
+    window.player = PlayerHost.createPlayer('#slot', options);
+    for (const type of TYPES) player.on(type, (payload) => events.push({ type, payload }));
+  };
+  window.attack = () => {  // the other frames of this page post commands to their sibling frames
+    for (const id of ['third', 'twin']) document.getElementById(id).contentWindow.postMessage('attack', '*');
+  };
+</script>
+</body></html>"""
+
+# Posts every command to each frame of its parent except itself: a sibling, never the player's parent.
+ATTACKER = """<!doctype html><meta charset="utf-8"><script>
+addEventListener('message', (e) => {
+  if (e.data !== 'attack') return;
+  const commands = [{actionType: 'pause'}, {actionType: 'seek', time: 1}, {actionType: 'setEpisode', episodeId: 7}];
+  for (let i = 0; i < parent.frames.length; i++) {
+    if (parent.frames[i] === window) continue;
+    for (const command of commands) parent.frames[i].postMessage(command, '*');
+  }
+  window.sent = true;
+});
+</script>"""
+
+publisher = Blueprint("publisher", __name__)
+
+
+@publisher.get("/publisher/page.html")
+def publisher_view() -> Response:
+    attacker = ATTACKER.replace("&", "&amp;").replace('"', "&quot;")
+    html = (PUBLISHER_PAGE.replace("PLAYER", request.args["player"]).replace("THIRD", request.args["third"])
+            .replace("ATTACKER", attacker).replace("TYPES", json.dumps(EVENT_TYPES)))
+    return Response(html, mimetype="text/html")
+
+
+@publisher.get("/publisher/attacker.html")
+def attacker_page() -> Response:
+    # a frame of the publisher's page: it sets its own policy, so the app's refusal to be framed does not apply
+    return Response(ATTACKER, mimetype="text/html", headers={"Content-Security-Policy": "frame-ancestors *"})
+
+
+@pytest.fixture(scope="module")
+def servers(make_database: Callable[[str], str], assets_built, demo_media) -> Iterator[tuple[Flask, str, str, str]]:
+    """(app, player origin, publisher origin, third origin)."""
+    generate_creatives(demo_media)
+    app = create_app({"TESTING": True, "DATABASE_URL": make_database("bridge"), "MEDIA_ROOT": str(demo_media),
+                      "FULLSCREEN_MODE": "pseudo"})
+    app.register_blueprint(publisher)
+    with app.app_context():
+        upgrade()
+        seed_demo()
+        seed_ads()
+        db.session.execute(delete(AdPlacement))
+        db.session.commit()
+    with serving(app) as player_origin, serving(app) as third_origin:
+        yield app, player_origin, player_origin.replace("127.0.0.1", "localhost"), third_origin
+
+
+@pytest.fixture
+def publisher_page(servers, page: Page) -> Iterator[Callable[..., Frame]]:
+    """Opens the publisher's page and embeds the player with the given lib.js options; returns the player's frame."""
+    app, player_origin, publisher_origin, third_origin = servers
+    page.context.add_init_script(WATCH)
+
+    def open_(**options: Any) -> Frame:
+        page.goto(f"{publisher_origin}/publisher/page.html?player={player_origin}&third={third_origin}")
+        page.evaluate("(options) => embed(options)", options)
+        page.wait_for_function("() => events.some((e) => e.type === 'ready')", timeout=15_000)
+        frame = page.locator("#slot iframe").element_handle().content_frame()
+        assert frame is not None
+        return frame
+
+    yield open_
+    for frame in page.frames:  # nothing went wrong in any frame, the player's included
+        assert frame.evaluate("window.__problems || []") == [], frame.url
+    app.config["PUBLISHER_ORIGINS"] = ""
+    with app.app_context():
+        db.session.execute(delete(AdPlacement))
+        db.session.commit()
+
+
+def video(frame: Frame) -> dict:
+    return frame.evaluate("""() => { const v = document.querySelector('video.player__video');
+      return {time: v.currentTime, paused: v.paused, duration: v.duration}; }""")
+
+
+def wait_playing(frame: Frame, seconds: float, timeout: float = 20_000) -> None:
+    frame.wait_for_function("""(s) => { const v = document.querySelector('video.player__video');
+      return !!v && !v.paused && v.currentTime >= s && v.getVideoPlaybackQuality().totalVideoFrames > 0; }""",
+                            arg=seconds, timeout=timeout)
+
+
+def events_of(page: Page, kind: str) -> list:
+    return page.evaluate("(kind) => events.filter((e) => e.type === kind).map((e) => e.payload)", kind)
+
+
+def test_each_outgoing_message_arrives_with_its_payload_at_the_parent(servers, publisher_page, page: Page):
+    _, player_origin, publisher_origin, _ = servers
+    frame = publisher_page(movieId=SERIES, autoPlay=True)
+    assert frame.url.startswith(f"{player_origin}/?movie_id={SERIES}&auto_play=1&origin=")
+    assert frame.evaluate("JSON.parse(document.getElementById('player-context').textContent).config.parentOrigin") \
+        == publisher_origin  # what the server resolved from the Referer, the origin parameter not being listed
+    wait_playing(frame, 1.5)
+
+    page.wait_for_function("() => events.filter((e) => e.type === 'timeProgressChanged').length >= 2")
+    progress = events_of(page, "timeProgressChanged")
+    assert all(round(p["duration"]) == 52 for p in progress), progress  # the first episode's length
+    assert progress[-1]["currentTime"] > progress[0]["currentTime"] >= 0
+
+    box = page.locator("#slot iframe").bounding_box()
+    page.mouse.move(box["x"] + 320, box["y"] + 150)
+    page.mouse.move(box["x"] + 330, box["y"] + 160)
+    frame.locator('[data-control="fullscreen"]').click()
+    page.wait_for_function("() => events.some((e) => e.type === 'enterFullScreen')")
+    stretched = page.locator("#slot iframe").bounding_box()
+    assert (stretched["width"], stretched["height"]) == (960, 540)  # lib.js stretched the frame over the page
+    frame.locator('[data-control="fullscreen"]').click()
+    page.wait_for_function("() => events.some((e) => e.type === 'exitFullScreen')")
+    restored = page.locator("#slot iframe").bounding_box()
+    assert (restored["width"], restored["height"]) == (box["width"], box["height"])
+
+    frame.evaluate("() => document.querySelector('video.player__video').currentTime = 51.5")  # the end: next episode
+    page.wait_for_function("() => events.some((e) => e.type === 'episodeChanged')", timeout=15_000)
+    [episode] = events_of(page, "episodeChanged")
+    assert (episode["id"], episode["title"], episode["season"]["order"], episode["order"]) == (3, "Шторм", 1, 2)
+
+    from_player = page.evaluate("received.filter((m) => m.fromPlayer)")
+    assert {m["data"]["type"] for m in from_player} == set(EVENT_TYPES)
+    assert {m["origin"] for m in from_player} == {player_origin}
+    assert all(m["data"]["source"] == "player" for m in from_player)
+    assert events_of(page, "ready") == [None]
+
+
+def test_commands_from_the_parent_play_pause_seek_and_change_the_episode(publisher_page, page: Page):
+    frame = publisher_page(movieId=SERIES)
+    assert video(frame)["paused"]
+    page.evaluate("player.play()")
+    wait_playing(frame, 0.5)
+
+    page.evaluate("player.pause()")
+    frame.wait_for_function("() => document.querySelector('video.player__video').paused")
+    expect(frame.locator("#player")).to_have_attribute("data-state", "paused")
+
+    page.evaluate("player.seek(30)")
+    frame.wait_for_function("() => Math.abs(document.querySelector('video.player__video').currentTime - 30) < 0.5")
+    page.evaluate("player.play()")
+    wait_playing(frame, 30.5)
+
+    page.evaluate("player.setEpisode(5)")  # season 2, episode 1
+    expect(frame.locator(".player__subtitle")).to_have_text("Сезон 2, серия 1. Возвращение")
+    frame.wait_for_function("() => Math.round(document.querySelector('video.player__video').duration) === 76")
+    wait_playing(frame, 0.5)  # playback had started: the new episode plays
+    assert [e["id"] for e in events_of(page, "episodeChanged")] == [5]
+
+
+def test_pages_on_other_origins_and_sibling_frames_cannot_command_the_player(publisher_page, page: Page):
+    frame = publisher_page(movieId=SERIES, autoPlay=True)
+    wait_playing(frame, 2)
+    page.evaluate("attack()")
+    for sibling in ("#third", "#twin"):  # another origin, and the publisher's own origin in a sibling frame
+        page.locator(sibling).element_handle().content_frame().wait_for_function("() => window.sent === true")
+    frame.evaluate("window.postMessage({actionType: 'pause'}, '*')")  # the player's own window is not its parent
+    page.wait_for_timeout(1000)
+    state = video(frame)
+    assert not state["paused"] and state["time"] > 2.5 and round(state["duration"]) == 52  # nor seeked, nor another
+    assert events_of(page, "episodeChanged") == []
+
+
+def test_malformed_messages_and_a_flood_change_nothing(publisher_page, page: Page):
+    frame = publisher_page(movieId=SERIES, autoPlay=True)
+    wait_playing(frame, 1)
+    page.evaluate("""(origin) => {
+      const target = player.iframe.contentWindow;
+      const proto = Object.create({actionType: 'pause'});
+      for (const data of ['pause', '{"actionType":"pause"}', null, undefined, 42, [], [{actionType: 'pause'}], proto,
+          {actionType: 'unknown'}, {actionType: '__proto__'}, {actionType: 'constructor'}, {actionType: 'toString'},
+          {actionType: 'PAUSE'}, {actionType: ['pause']}, {actionType: 'seek', time: NaN},
+          {actionType: 'seek', time: Infinity}, {actionType: 'seek', time: -5}, {actionType: 'seek', time: '40'},
+          {actionType: 'setEpisode', episodeId: '5'}, {actionType: 'setEpisode', episodeId: 2.5},
+          {actionType: 'setEpisode', episodeId: 999999}, JSON.parse('{"__proto__": {"actionType": "pause"}}')]) {
+        target.postMessage(data, origin);
+      }
+      target.postMessage({actionType: 'pause'}, 'http://elsewhere.example');  // the browser drops it: wrong target
+    }""", frame.url.split("/?")[0])
+    page.wait_for_timeout(800)
+    state = video(frame)
+    assert not state["paused"] and round(state["duration"]) == 52
+
+    # a flood: 5000 seeks as fast as the parent can post them; the player takes 20 a second and drops the rest
+    frame.evaluate("""() => { window.__seeks = 0;
+      document.querySelector('video.player__video').addEventListener('seeking', () => { window.__seeks += 1; }); }""")
+    seconds = page.evaluate("""(origin) => {
+      const started = performance.now();
+      for (let i = 0; i < 5000; i++) player.iframe.contentWindow.postMessage({actionType: 'seek', time: 40}, origin);
+      return (performance.now() - started) / 1000;
+    }""", frame.url.split("/?")[0])
+    page.wait_for_timeout(1500)
+    taken = frame.evaluate("() => window.__seeks")
+    assert 1 <= taken <= 20 * (int(seconds) + 3), (taken, seconds)
+    assert not video(frame)["paused"]
+    page.wait_for_timeout(1000)
+    page.evaluate("player.seek(10)")  # a second later the parent is heard again
+    frame.wait_for_function("() => { const t = document.querySelector('video.player__video').currentTime; "
+                            "return t >= 10 && t < 20; }")
+
+
+def test_an_ad_obeys_only_the_parent(servers, publisher_page, page: Page):
+    app, *_ = servers
+    with app.app_context():
+        db.session.add(AdPlacement(position=AdPosition.PREROLL, creative_id=SKIPPABLE, content_id=FILM))
+        db.session.commit()
+    frame = publisher_page(movieId=FILM, autoPlay=True)
+    layer = frame.locator(".ad-layer")
+    expect(layer).to_have_attribute("data-status", "PLAYING", timeout=15_000)
+
+    page.evaluate("attack()")
+    page.locator("#third").element_handle().content_frame().wait_for_function("() => window.sent === true")
+    page.wait_for_timeout(700)
+    expect(layer).to_have_attribute("data-status", "PLAYING")
+
+    page.evaluate("player.pause()")
+    expect(layer).to_have_attribute("data-status", "PAUSED")
+    paused_at = frame.evaluate("document.querySelector('video.ad-layer__video').currentTime")
+    page.wait_for_timeout(500)
+    assert frame.evaluate("document.querySelector('video.ad-layer__video').currentTime") == paused_at
+    assert video(frame)["paused"]  # the film under it waits too
+    page.evaluate("player.play()")
+    expect(layer).to_have_attribute("data-status", "PLAYING")
+    assert video(frame)["paused"]  # play went to the ad, not to the film under it
+
+
+def test_a_claimed_origin_gets_nothing_and_commands_nothing(servers, publisher_page, page: Page):
+    """A page that lies about its origin: the claim is allow-listed, so the server believes it, and the player posts
+    only there; the page that really embeds it hears nothing and is not obeyed."""
+    app, player_origin, publisher_origin, third_origin = servers
+    app.config["PUBLISHER_ORIGINS"] = f"{publisher_origin},{third_origin}"  # the liar may frame the player
+    page.context.add_init_script(WATCH)
+    page.goto(f"{third_origin}/publisher/page.html?player={player_origin}&third={third_origin}")
+    page.evaluate("""([player, claimed]) => {
+      const iframe = document.createElement('iframe');
+      iframe.src = `${player}/?movie_id=2&auto_play=1&origin=${encodeURIComponent(claimed)}`;
+      iframe.allow = 'autoplay';
+      document.getElementById('slot').append(iframe);
+      window.liar = iframe;
+    }""", [player_origin, publisher_origin])
+    frame = page.locator("#slot iframe").element_handle().content_frame()
+    frame.wait_for_selector("video.player__video", state="attached")
+    assert frame.evaluate("JSON.parse(document.getElementById('player-context').textContent).config.parentOrigin") \
+        == publisher_origin
+    wait_playing(frame, 1.5)
+    page.evaluate("(origin) => liar.contentWindow.postMessage({actionType: 'pause'}, origin)", player_origin)
+    page.wait_for_timeout(700)
+    assert not video(frame)["paused"]
+    assert page.evaluate("(origin) => received.filter((m) => m.origin === origin)", player_origin) == []
+
+
+def test_with_an_allow_list_a_page_not_on_it_cannot_frame_the_player(servers, publisher_page, page: Page):
+    app, player_origin, publisher_origin, third_origin = servers
+    app.config["PUBLISHER_ORIGINS"] = third_origin
+    page.goto(f"{publisher_origin}/publisher/page.html?player={player_origin}&third={third_origin}")
+    blocked: list[str] = []
+    page.on("console", lambda m: blocked.append(m.text) if "frame-ancestors" in m.text else None)
+    page.evaluate("(options) => embed(options)", {"movieId": SERIES})
+    page.wait_for_timeout(1500)
+    assert page.evaluate("events") == []  # no player, so no ready
+    assert blocked, "Chromium reports the refused frame"

@@ -1,0 +1,109 @@
+"""The player under its own Content-Security-Policy (app/services/csp.py): no 'unsafe-eval', no inline script without
+the page's nonce, and yet everything plays: the pre-roll (VAST, the creative, its pixels), the film through hls.js
+(MSE blob:, its worker file), subtitles, the audio worklet. Every frame reports each violation; there must be none."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from flask import Flask
+from flask_migrate import upgrade
+from playwright.sync_api import Page, expect
+from sqlalchemy import delete
+
+from app import create_app
+from app.demo.ads import generate_creatives, seed_ads
+from app.demo.seed import seed_demo
+from app.extensions import db
+from app.models import AdPlacement, AdPosition
+from tests.browser.conftest import serving
+from tests.browser.helpers import wait_until_playing
+
+FILM, SKIPPABLE = 1, 1
+
+# Installed before the page's own scripts: every violation, uncaught error and CSP console message is kept.
+WATCH = """
+window.__violations = [];
+document.addEventListener('securitypolicyviolation',
+  (e) => __violations.push(e.violatedDirective + ' ' + (e.blockedURI || 'inline')));
+"""
+
+
+@pytest.fixture(scope="module")
+def csp_app(make_database: Callable[[str], str], assets_built, demo_media) -> Iterator[tuple[Flask, str]]:
+    generate_creatives(demo_media)
+    app = create_app({"TESTING": True, "DATABASE_URL": make_database("csp"), "MEDIA_ROOT": str(demo_media)})
+    with app.app_context():
+        upgrade()
+        seed_demo()
+        seed_ads()
+        db.session.execute(delete(AdPlacement))
+        db.session.add(AdPlacement(position=AdPosition.PREROLL, creative_id=SKIPPABLE, content_id=FILM))
+        db.session.commit()
+    with serving(app) as origin:
+        yield app, origin
+
+
+def test_a_pre_roll_then_the_film_play_under_the_policy_without_a_violation(csp_app, page: Page):
+    _, base = csp_app
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if "Content Security Policy" in m.text else None)
+    page.add_init_script(WATCH)
+    response = page.goto(f"{base}/?movie_id={FILM}&auto_play=1")
+    assert response is not None
+    policy = response.headers["content-security-policy"]
+    assert "'nonce-" in policy and "unsafe-eval" not in policy and "unsafe-inline" not in policy
+
+    skip = page.locator("button[data-ad-control='skip']")  # the pre-roll: VAST, creative, pixels
+    expect(page.locator(".ad-layer")).to_have_attribute("data-status", "PLAYING", timeout=15_000)
+    expect(skip).to_have_text("Пропустить ⏭", timeout=10_000)
+    skip.click()
+    wait_until_playing(page, 2)  # the film: the master JSON, hls.js on a blob: MediaSource, its worker
+    assert any("hls.worker" in worker.url for worker in page.workers), [w.url for w in page.workers]
+    assert page.evaluate("() => document.querySelector('video.player__video').src.startsWith('blob:')")
+
+    page.locator("#player").press("c")  # subtitles: a <track> of the master JSON
+    page.wait_for_function("() => [...document.querySelector('video.player__video').textTracks]"
+                           ".some((t) => t.mode !== 'disabled' && t.cues && t.cues.length > 0)", timeout=10_000)
+    # the audio worklet the gain menu loads for multichannel tracks, at its fixed address (spec §7)
+    assert page.evaluate("""async () => { const context = new AudioContext();
+      await context.audioWorklet.addModule('/processing/down-mix-processor.js');
+      await context.close(); return true; }""")
+
+    assert page.evaluate("() => window.__violations") == []
+    assert console == []
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_policy_is_enforced_on_the_page(csp_app, page: Page):
+    """What the policy forbids really fails there (so the test above could fail): an inline script without the nonce,
+    eval, a script from another origin."""
+    _, base = csp_app
+    page.add_init_script(WATCH)
+    page.goto(f"{base}/?movie_id={FILM}")
+    outcome = page.evaluate("""async () => {
+      const inline = document.createElement('script');
+      inline.textContent = 'window.__inlineRan = true';
+      document.body.append(inline);
+      const nonce = document.querySelector('script[nonce]').nonce;
+      const own = document.createElement('script'); // with the page's nonce: it runs
+      own.nonce = nonce;
+      own.textContent = 'window.__ownRan = true';
+      document.body.append(own);
+      // eval, from a document that inherits the page's policy and that no DevTools evaluation has touched (Playwright's
+      // evaluate() switches eval back on in the page it evaluates in: DevTools' allowUnsafeEvalBlockedByCSP)
+      const child = document.createElement('iframe');
+      child.srcdoc = `<script nonce="${nonce}">try { eval('1'); parent.__evaluated = true; }
+        catch (e) { parent.__evaluated = String(e.name); }</` + 'script>';
+      document.body.append(child);
+      const outside = document.createElement('script');
+      outside.src = 'https://elsewhere.example/x.js';
+      document.body.append(outside);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { inline: window.__inlineRan === true, own: window.__ownRan === true,
+               evaluated: window.__evaluated, violations: window.__violations };
+    }""")
+    assert outcome["inline"] is False and outcome["own"] is True and outcome["evaluated"] == "EvalError"
+    assert any(v.startswith("script-src") and v.endswith("inline") for v in outcome["violations"]), outcome
+    assert any("elsewhere.example" in v for v in outcome["violations"]), outcome
