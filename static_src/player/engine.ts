@@ -30,6 +30,7 @@ export interface Engine {
   readonly kind: 'hls.js' | 'native';
   setLevel(index: number): void; // -1: automatic
   setAudioTrack(index: number): void;
+  bandwidthEstimate?(): number; // bits per second (hls.js's ABR estimate); analytics' network_type
   dispose(): void;
 }
 
@@ -131,6 +132,7 @@ function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, o
     setAudioTrack(index) {
       if (index >= 0 && index < hls.audioTracks.length) hls.audioTrack = index;
     },
+    bandwidthEstimate: () => hls.bandwidthEstimate,
     dispose: () => hls.destroy(),
   };
 }

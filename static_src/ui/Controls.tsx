@@ -141,7 +141,14 @@ export function Controls({ controller, ui, platform, shareEnabled, hasEpisodes }
           <Icon name="settings" />
         </Button>
         {platform.canAirplay && (
-          <Button label={t('airplay')} onClick={platform.airplay} data-control="airplay">
+          <Button
+            label={t('airplay')}
+            onClick={() => {
+              controller.events.emit('airplayClicked', {}); // analytics: videoplayer_airplay_icon_click
+              platform.airplay();
+            }}
+            data-control="airplay"
+          >
             <Icon name="airplay" />
           </Button>
         )}

@@ -12,13 +12,21 @@ interface MenuProps {
   onClose(): void;
   children: ReactNode;
   name: string;
+  onItem?(menu: string, item: string): void; // every item clicked (analytics' menu_click): its label, 'back', 'close'
+}
+
+/** An item's name for onItem: 'back', 'close', or its label as shown. */
+function itemName(item: Element): string {
+  if (item.classList.contains('player__menu-back')) return 'back';
+  if (item.classList.contains('player__menu-close')) return 'close';
+  return item.querySelector('.player__menu-label')?.textContent ?? '';
 }
 
 function items(root: HTMLElement): HTMLElement[] {
   return Array.from(root.querySelectorAll<HTMLElement>('[role^="menuitem"]:not([aria-disabled="true"])'));
 }
 
-export function Menu({ label, onBack, onClose, children, name }: MenuProps) {
+export function Menu({ label, onBack, onClose, children, name, onItem }: MenuProps) {
   const ref = useRef<HTMLDivElement>(null);
   const drag = useRef({ active: false, startY: 0, timer: 0 as ReturnType<typeof setTimeout> | 0 });
 
@@ -70,6 +78,10 @@ export function Menu({ label, onBack, onClose, children, name }: MenuProps) {
       event.preventDefault();
     }
   };
+  const onClick = (event: React.MouseEvent) => {
+    const item = (event.target as Element).closest?.('[role^="menuitem"]');
+    if (item && onItem) onItem(name, itemName(item)); // a drag never gets here (stopped in the capture phase)
+  };
 
   return (
     <div
@@ -83,6 +95,7 @@ export function Menu({ label, onBack, onClose, children, name }: MenuProps) {
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
       onClickCapture={onClickCapture}
+      onClick={onClick}
     >
       <div className="player__menu-head" role="none">
         {onBack ? (

@@ -26,6 +26,10 @@ export function Menus({ controller, ui, seasons }: Props) {
   const { menu, menuSeason, captionStyle } = useStore(ui.store);
   if (!menu) return null;
   const close = () => ui.openMenu(null);
+  const frame = {
+    onClose: close,
+    onItem: (name: string, item: string) => controller.events.emit('menuClicked', { menu: name, item }),
+  };
   const back = () => ui.openMenu('main');
   const choose = (run: () => void) => () => {
     run();
@@ -42,7 +46,7 @@ export function Menus({ controller, ui, seasons }: Props) {
   switch (menu) {
     case 'main':
       return (
-        <Menu name="main" label={t('settings')} onClose={close}>
+        <Menu name="main" label={t('settings')} {...frame}>
           {state.quality.length > 1 && <MenuLink label={t('quality')} value={qualityValue} onClick={() => ui.openMenu('quality')} />}
           <MenuLink label={t('speed')} value={rateLabel(state.rate)} onClick={() => ui.openMenu('playback-rate')} />
           {state.subtitles.length > 0 && (
@@ -54,7 +58,7 @@ export function Menus({ controller, ui, seasons }: Props) {
       );
     case 'quality':
       return (
-        <Menu name="quality" label={t('quality')} onBack={back} onClose={close}>
+        <Menu name="quality" label={t('quality')} onBack={back} {...frame}>
           {state.quality.map((option) => (
             <MenuChoice
               key={option.value}
@@ -67,7 +71,7 @@ export function Menus({ controller, ui, seasons }: Props) {
       );
     case 'playback-rate':
       return (
-        <Menu name="playback-rate" label={t('speed')} onBack={back} onClose={close}>
+        <Menu name="playback-rate" label={t('speed')} onBack={back} {...frame}>
           {DEFAULTS.rates.map((rate) => (
             <MenuChoice key={rate} label={rateLabel(rate)} checked={state.rate === rate} onSelect={choose(() => controller.setRate(rate))} />
           ))}
@@ -75,7 +79,7 @@ export function Menus({ controller, ui, seasons }: Props) {
       );
     case 'subs':
       return (
-        <Menu name="subs" label={t('subtitles')} onBack={back} onClose={close}>
+        <Menu name="subs" label={t('subtitles')} onBack={back} {...frame}>
           <MenuGroup>
             <MenuChoice label={t('subtitlesOff')} checked={state.subtitle === -1} onSelect={() => controller.setSubtitle(-1)} />
             {state.subtitles.map((track, index) => (
@@ -106,7 +110,7 @@ export function Menus({ controller, ui, seasons }: Props) {
       );
     case 'audio-tracks':
       return (
-        <Menu name="audio-tracks" label={t('audio')} onBack={back} onClose={close}>
+        <Menu name="audio-tracks" label={t('audio')} onBack={back} {...frame}>
           {state.audio.length > 0 && (
             <MenuGroup>
               {state.audio.map((option) => (
@@ -123,7 +127,7 @@ export function Menus({ controller, ui, seasons }: Props) {
       );
     case 'seasons':
       return (
-        <Menu name="seasons" label={t('seasons')} onBack={back} onClose={close}>
+        <Menu name="seasons" label={t('seasons')} onBack={back} {...frame}>
           {seasons.map((season) => (
             <MenuChoice
               key={season.id}
@@ -138,7 +142,7 @@ export function Menus({ controller, ui, seasons }: Props) {
       const seasonId = menuSeason ?? seasonOf(controller.episodes, state.episodeId);
       const season = seasons.find((candidate) => candidate.id === seasonId);
       return (
-        <Menu name="episodes" label={t('episodes')} onBack={back} onClose={close}>
+        <Menu name="episodes" label={t('episodes')} onBack={back} {...frame}>
           {seasons.length > 1 && (
             <MenuLink label={t('seasons')} value={season ? season.title || t('seasonN', { n: season.order }) : undefined} onClick={() => ui.openMenu('seasons')} />
           )}

@@ -106,6 +106,7 @@ export function Player({ context, controller, container }: Props) {
           position={season && episode ? { season: season.order, episode: episode.order } : null}
           currentTime={state.currentTime}
           onClose={() => ui.setShareOpen(false)}
+          onAction={(action) => controller.events.emit('shareAction', { action })}
         />
       )}
       {next && context.isAvailable && state.started && (

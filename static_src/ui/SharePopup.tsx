@@ -1,6 +1,7 @@
 // The share popup (spec §2): the link to this episode on the publisher's page, optionally at the current time,
 // and the five services. Shown only when the context enables sharing.
 import { useEffect, useId, useRef, useState } from 'react';
+import type { ShareAction } from '../core/events';
 import { t } from '../i18n';
 import { formatTime } from '../player/format';
 import { buildShareLink, shareTargets, topPageUrl } from '../share/link';
@@ -11,6 +12,7 @@ interface Props {
   position: { season: number; episode: number } | null;
   currentTime: number;
   onClose(): void;
+  onAction?(action: ShareAction): void; // what the viewer did here (analytics' share event)
 }
 
 function shareLink(position: Props['position'], seconds: number | null): string {
@@ -24,7 +26,7 @@ function shareLink(position: Props['position'], seconds: number | null): string 
   }
 }
 
-export function SharePopup({ title, position, currentTime, onClose }: Props) {
+export function SharePopup({ title, position, currentTime, onClose, onAction }: Props) {
   const [withTime, setWithTime] = useState(false);
   const [copied, setCopied] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -33,8 +35,15 @@ export function SharePopup({ title, position, currentTime, onClose }: Props) {
   const link = shareLink(position, withTime ? seconds : null);
 
   useEffect(() => inputRef.current?.focus(), []);
+  const opened = useRef(onAction); // mounting is opening, whatever opened it: said once
+  useEffect(() => opened.current?.('open'), []);
+  const close = () => {
+    onAction?.('close');
+    onClose();
+  };
 
   const copy = async () => {
+    onAction?.('copy');
     try {
       await navigator.clipboard.writeText(link);
       setCopied(true);
@@ -52,7 +61,7 @@ export function SharePopup({ title, position, currentTime, onClose }: Props) {
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.stopPropagation();
-          onClose();
+          close();
         }
       }}
     >
@@ -60,7 +69,7 @@ export function SharePopup({ title, position, currentTime, onClose }: Props) {
         <h2 className="player__share-title" id={headingId}>
           {t('share')}
         </h2>
-        <button type="button" className="player__button" aria-label={t('close')} onClick={onClose}>
+        <button type="button" className="player__button" aria-label={t('close')} onClick={close}>
           <Icon name="close" />
         </button>
       </div>
@@ -70,7 +79,14 @@ export function SharePopup({ title, position, currentTime, onClose }: Props) {
       </label>
       <div className="player__share-row">
         <label className="player__share-check">
-          <input type="checkbox" checked={withTime} onChange={(event) => setWithTime(event.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            checked={withTime}
+            onChange={(event) => {
+              setWithTime(event.currentTarget.checked);
+              onAction?.(event.currentTarget.checked ? 'timecode_on' : 'timecode_off');
+            }}
+          />
           <span>{t('shareWithTime', { time: formatTime(seconds) })}</span>
         </label>
         <button type="button" className="player__share-copy" onClick={() => void copy()} disabled={!link}>
@@ -87,6 +103,7 @@ export function SharePopup({ title, position, currentTime, onClose }: Props) {
                 target="_blank"
                 rel="noopener noreferrer"
                 aria-label={t('shareVia', { name: target.name })}
+                onClick={() => onAction?.(target.id)}
               >
                 {target.name}
               </a>

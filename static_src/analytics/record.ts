@@ -1,0 +1,81 @@
+// Analytics on the path to the first frame is this subscription and nothing more (spec §7). It notes each event the
+// analytics reports with the player's state at that moment (the store's immutable snapshot) and the time; the module
+// that turns them into calls (analytics/session, a lazy chunk) loads after the first frame and replays what came
+// before it, so a 'play' sent late still says where and when it happened.
+//
+// The call shape: `window[STATISTICS_FUNCTION](eventName, payload)`, `this` the window, once per event, payload a
+// fresh flat object of strings, numbers and nulls; see README "Analytics" for the events and their fields.
+import type { PlayerContext } from '../context';
+import { DEFAULTS } from '../core/defaults';
+import type { PlayerEvents } from '../core/events';
+import type { PlayerController, PlayerState } from '../player/controller';
+
+export const RECORDED = [
+  'phaseChanged',
+  'episodeChanged',
+  'timeProgressChanged',
+  'error',
+  'seek',
+  'muteChanged',
+  'fullscreenChanged',
+  'qualityChanged',
+  'menuClicked',
+  'shareAction',
+  'airplayClicked',
+  'adEvent',
+] as const satisfies ReadonlyArray<keyof PlayerEvents>;
+
+export type RecordedType = (typeof RECORDED)[number];
+
+/** One recorded event: its payload, the player's state when it happened, and when (performance.now(), ms). */
+export type AnalyticsEvent = {
+  [K in RecordedType]: { type: K; payload: PlayerEvents[K]; state: PlayerState; at: number };
+}[RecordedType];
+
+export type Sink = (event: AnalyticsEvent) => void;
+type SessionModule = { startSession(context: PlayerContext, controller: PlayerController, name: string): Sink };
+
+export interface Recorder {
+  /** Loads the session chunk (once), replays the events so far, then hands it every event as it comes. */
+  load(): Promise<void>;
+  /** Stops listening (the controller's dispose() also clears every listener). */
+  stop(): void;
+}
+
+/** Starts recording for the configured statistics function; null (and no listener at all) when there is none. */
+export function recordAnalytics(
+  context: PlayerContext,
+  controller: PlayerController,
+  loadSession: () => Promise<SessionModule> = () => import('./session'),
+  now: () => number = () => performance.now(),
+): Recorder | null {
+  const name = context.config.statisticsFunction;
+  if (!name) return null;
+  let buffer: AnalyticsEvent[] | null = [];
+  let sink: Sink | null = null;
+  const listen = <K extends RecordedType>(type: K) =>
+    controller.events.on(type, (payload: PlayerEvents[K]) => {
+      const event = { type, payload, state: controller.store.get(), at: now() } as AnalyticsEvent;
+      if (sink) sink(event);
+      else if (buffer && buffer.length < DEFAULTS.analyticsBufferMax) buffer.push(event);
+    });
+  const stops = RECORDED.map((type) => listen(type));
+  let loading: Promise<void> | null = null;
+  return {
+    load() {
+      loading ??= loadSession()
+        .then(({ startSession }) => {
+          const session = startSession(context, controller, name);
+          for (const event of buffer ?? []) session(event);
+          sink = session;
+        })
+        .catch((error: unknown) => console.warn('analytics: the module did not load, no analytics', error))
+        .finally(() => (buffer = null));
+      return loading;
+    },
+    stop() {
+      for (const stop of stops) stop();
+      buffer = null;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+"""The statistics function's name (spec §7): configured on the server, checked at start, handed to the player."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.config import Settings
+from tests.api.test_player_page import page_context
+
+
+def test_the_player_gets_the_configured_statistics_function(app, client, demo_catalogue):
+    assert page_context(client.get("/?movie_id=1"))["config"]["statisticsFunction"] == "sendStatistics"  # the default
+    app.config["STATISTICS_FUNCTION"] = "publisherStats"
+    assert page_context(client.get("/?movie_id=1"))["config"]["statisticsFunction"] == "publisherStats"
+    app.config["STATISTICS_FUNCTION"] = ""
+    assert page_context(client.get("/?movie_id=1"))["config"]["statisticsFunction"] == ""  # no analytics at all
+
+
+@pytest.mark.parametrize("name", ["sendStatistics", "_stats", "$track", "ga4_send2", ""])
+def test_a_plain_identifier_or_nothing_is_accepted(name):
+    Settings(STATISTICS_FUNCTION=name).check()
+    settings = Settings.from_env({"STATISTICS_FUNCTION": name})
+    assert name == settings.STATISTICS_FUNCTION
+
+
+@pytest.mark.parametrize("name", ["alert(1)", "a.b", "1stats", "stats fn", "window['x']", "ß"])
+def test_anything_but_an_identifier_is_refused_at_start(name):
+    with pytest.raises(ValueError, match="STATISTICS_FUNCTION"):
+        Settings(STATISTICS_FUNCTION=name).check()
