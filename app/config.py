@@ -7,13 +7,18 @@ mapping handed to ``create_app(config)`` in tests. Values are checked once, at s
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+
+from app.services.embed import parse_origin_list
+from app.services.reporting import reporting_connect_origins
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = PROJECT_ROOT / "instance"
 
 _INSECURE_DEV_SECRET = "dev-only-secret-do-not-deploy"  # noqa: S105 - refused in production below
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # STATISTICS_FUNCTION: a plain name on window, nothing else
 
 
 @dataclass
@@ -31,6 +36,11 @@ class Settings:
     # Error reporting: nothing is sent without a DSN. The project label reaches the browser too.
     SENTRY_DSN: str = ""
     SENTRY_PROJECT: str = "player"
+    # Error reporting in the browser (spec §1): the player's Sentry DSN, public by nature (it is in the page), often a
+    # project of its own. Empty (the default): the player loads no Sentry code at all. Set: a lazy chunk loads after
+    # the first frame (static_src/reporting/) and the embed page's CSP lets it reach the DSN's ingest host
+    # (app/services/reporting.py). Tagged with SENTRY_PROJECT as project_label.
+    SENTRY_BROWSER_DSN: str = ""
     # Where generated demo media live on disk and the URL path they are served under (a CDN's job in production).
     MEDIA_ROOT: str = str(INSTANCE_DIR / "media")
     MEDIA_URL_PATH: str = "/media"
@@ -43,6 +53,15 @@ class Settings:
     # A query parameter that overrides the viewer's country on the player page: for the demo page and manual
     # checks only. Empty disables it (the default); `make start` sets it to "country".
     COUNTRY_QUERY_PARAM: str = ""
+    # The publishers allowed to embed the player (spec §7), comma-separated origins ("https://a.example,
+    # https://b.example:8443"). Empty (the default): any http(s) site may frame the player, and the player talks to
+    # the page its Referer names. When set: only these (and this origin, for the demo page) may frame it
+    # (frame-ancestors), and the `origin` query parameter /lib.js adds is believed for them
+    # (app/services/embed.py). A page framed inside another frame needs its ancestors listed too.
+    PUBLISHER_ORIGINS: str = ""
+    # The embed page's Content-Security-Policy (app/services/csp.py) lets media, ad documents, creatives and pixels
+    # come from any https: host; this lets plain http: ones in too (always so when ENV=development).
+    PLAYER_CSP_ALLOW_HTTP: bool = False
     # Runtime configuration handed to the player (spec §1): API base URL ("" = this origin), the ad-list URL,
     # the fullscreen mode ("native" or "pseudo"), and the path the lazy player chunks load from.
     PLAYER_BASE_URL: str = ""
@@ -52,6 +71,11 @@ class Settings:
     AD_LIST_URL: str = "/ad-list.json"
     FULLSCREEN_MODE: str = "native"
     WIDGET_ASSETS_PATH: str = "/assets/"
+    # Analytics (spec §7): the name of the window-level statistics function the player calls as
+    # ``window[name](eventName, payload)`` for every analytics event (static_src/analytics/). It is looked up when
+    # each event is sent, so a script of the page may define it late; a missing or throwing one never stops
+    # playback. A JavaScript identifier, or empty to send no analytics at all.
+    STATISTICS_FUNCTION: str = "sendStatistics"
     # Built front end: esbuild writes hashed files and its metafile here (`npm run build`).
     ASSETS_DIR: str = str(PROJECT_ROOT / "app" / "static" / "dist")
     # Cache lifetime of hashed assets: one year, they never change under a name.
@@ -83,8 +107,12 @@ class Settings:
             raise ValueError("SECRET_KEY must be set in production")
         if self.FULLSCREEN_MODE not in {"native", "pseudo"}:
             raise ValueError(f"FULLSCREEN_MODE must be native or pseudo, not {self.FULLSCREEN_MODE!r}")
+        parse_origin_list(self.PUBLISHER_ORIGINS)  # raises ValueError naming a bad entry
+        reporting_connect_origins(self.SENTRY_BROWSER_DSN)  # raises ValueError for a malformed DSN
         if not self.MEDIA_URL_PATH.startswith("/"):
             raise ValueError("MEDIA_URL_PATH must start with /")
+        if self.STATISTICS_FUNCTION and not _IDENTIFIER.fullmatch(self.STATISTICS_FUNCTION):
+            raise ValueError(f"STATISTICS_FUNCTION must be a JavaScript identifier, not {self.STATISTICS_FUNCTION!r}")
 
     def flask_mapping(self) -> dict[str, object]:
         """The Flask and extension keys derived from these settings."""

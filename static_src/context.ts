@@ -37,8 +37,11 @@ export interface RuntimeConfig {
   adListUrl: string | null;
   fullscreenMode: 'native' | 'pseudo';
   sentryProject: string;
+  sentryDsn: string | null; // the browser's Sentry DSN (SENTRY_BROWSER_DSN); null loads no error reporting
   widgetAssetsPath: string;
   placeholderUrl: string; // the tiny clip played when the content is not available here (spec §4)
+  parentOrigin: string | null; // the embedding page's origin as the server resolved it (spec §7); embed/bridge
+  statisticsFunction: string; // the window-level analytics function's name (spec §7), '' for none; analytics/record
 }
 
 export interface PlayerContext {

@@ -3,7 +3,10 @@
 // it puts the <video> into the shell and serves the start button; the interface (React, its own chunk) mounts over
 // the shell then, or after the first frame when playback has started.
 
+import { recordAnalytics } from './analytics/record';
+import { adListFor, adRequestHeaders, fetchAdList } from './ads/list';
 import { createApiClient, progressApi } from './api/client';
+import { pageFingerprint, prepareFingerprint } from './api/fingerprint';
 import { readContext } from './context';
 import { connectParent } from './embed/bridge';
 import { setLanguage } from './i18n';
@@ -11,6 +14,7 @@ import { PlayerController } from './player/controller';
 import { preloadEngine } from './player/engine';
 import { DEFAULTS } from './core/defaults';
 import { yieldToMain } from './core/timing';
+import { watchErrors } from './reporting/report';
 import { createVideo, reflectPhase } from './ui/shellState';
 import './styles/controls.css';
 import './styles/ads.css';
@@ -70,18 +74,30 @@ function boot(): void {
   const controller = new PlayerController(context, document.baseURI, api);
   const video = createVideo(context.content.title);
   controller.attach(video);
-  connectParent(controller.events);
-  // Ads (a lazy chunk): the first start plays once the pre-roll is over; the episode loads underneath meanwhile.
-  if (context.config.adListUrl && context.isAvailable) {
-    controller.holdPlayback(() =>
-      import('./ads/boot').then(({ startAds }) => startAds(context, controller, container).preroll()));
+  connectParent(controller, context.config.parentOrigin); // events to the embedding page, its commands to the controller
+  watchErrors(context.config, controller.events); // spec §1: listens from now; Sentry itself loads after the first frame
+  const analytics = recordAnalytics(context, controller); // spec §7: records from now, sends after the first frame
+  // Ads (a lazy chunk): the first start plays once the pre-roll is over; the episode loads underneath it once the ad's
+  // first frame is out, and hls.js is evaluated only then (the page preloads the ad path instead of hls.js). The ad
+  // list is requested at that start beside the chunk's loading, with the device fingerprint (spec §7: on a first
+  // visit it is computed then, 1000 ms at most).
+  const ads = Boolean(context.config.adListUrl && context.isAvailable);
+  if (ads) {
+    controller.holdPlayback((contentMayLoad) => {
+      const list = pageFingerprint().get().then(() => fetchAdList(adListFor(context), {
+        headers: adRequestHeaders(),
+        timeoutMs: DEFAULTS.vastTimeoutMs,
+      }));
+      return import('./ads/boot').then(({ startAds }) =>
+        startAds(context, controller, container, list).preroll(contentMayLoad));
+    });
   } else if (!context.config.adListUrl) {
     console.warn('ads: ENV_AD_LIST_URL is not defined'); // spec §7: no ad list, the film plays without ads
   }
   let engine: Promise<void> | null = null;
   const startNow = Boolean(window.__playerStartRequested || context.autoPlay);
   if (startNow) {
-    engine = preloadEngine(); // the page preloaded the hls.js chunk: this only evaluates it
+    if (!ads) engine = preloadEngine(); // the page preloaded the hls.js chunk: this only evaluates it
     void controller.start();
   }
 
@@ -97,7 +113,7 @@ function boot(): void {
     };
     document.addEventListener('click', onStart);
     window.__playerMounted = true;
-    engine ??= preloadEngine();
+    engine ??= ads ? Promise.resolve() : preloadEngine(); // with ads the controller loads hls.js under the pre-roll
     const playing = startNow || window.__playerStartRequested; // a click may have come in before the paint
     if (playing && !startNow) void controller.start();
 
@@ -105,6 +121,8 @@ function boot(): void {
     // fast machine, far more on a slow phone), so the interface chunk is fetched and mounted once the video plays
     // (or fails, or DEFAULTS.uiDeadlineMs passed), never while hls.js is busy producing that frame.
     const ready = playing ? untilPlaybackSettles(controller, video, engine) : Promise.resolve();
+    void ready.then(() => analytics?.load());
+    void ready.then(prepareFingerprint); // the device fingerprint in idle time, unless an API call wants it sooner
     // React and react-dom evaluate in one task, the interface's own modules in the next, the first render in a third:
     // each well under a long task, where the three together made one.
     void ready

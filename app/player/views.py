@@ -14,6 +14,7 @@ from app.errors import error_screen
 from app.extensions import db
 from app.models import Content
 from app.services.availability import Verdict, domain_of
+from app.services.embed import parent_origin, parse_origin_list
 from app.services.params import InvalidMovieId, MissingMovieId, parse_player_params
 from app.services.player_context import Viewer, resolve_player_context
 from app.services.progress import completed_episode_ids
@@ -30,8 +31,15 @@ def runtime_config() -> dict[str, Any]:
         "adListUrl": config["AD_LIST_URL"] or None,
         "fullscreenMode": config["FULLSCREEN_MODE"],
         "sentryProject": config["SENTRY_PROJECT"],
+        "sentryDsn": config["SENTRY_BROWSER_DSN"] or None,  # error reporting in the browser (spec §1); None loads none
         "widgetAssetsPath": config["WIDGET_ASSETS_PATH"],
+        "statisticsFunction": config["STATISTICS_FUNCTION"],  # analytics (spec §7); "" sends none
         "placeholderUrl": url_for("assets.clip", filename="not-available.mp4"),
+        # The embedding page's origin (spec §7): the allow-listed `origin` parameter, else the Referer's; the parent
+        # bridge posts only there and takes commands only from there (static_src/embed/bridge.ts).
+        "parentOrigin": parent_origin(
+            request.args.get("origin"), request.referrer, parse_origin_list(config["PUBLISHER_ORIGINS"])
+        ),
     }
 
 
@@ -66,9 +74,11 @@ def player() -> Any:
 
 @bp.after_request
 def vary_on_viewer(response: Response) -> Response:
-    """The page depends on the viewer's device_fp cookie (completed episodes): a cache must key on it."""
+    """The page depends on the viewer's device_fp cookie (completed episodes) and on the Referer (the embedding
+    domain's availability, the parent origin): a cache must key on them."""
     if request.endpoint == "player.player":
         response.vary.add("Cookie")
+        response.vary.add("Referer")
     return response
 
 

@@ -1,6 +1,7 @@
 // The ad layer (spec §4, §5): its own <video> over the player, play/pause, mute and a volume slider, the skip button,
 // the click-through over the video. Plain DOM and text only, so that it shows before React has loaded and nothing
 // from an ad document is ever read as HTML. It plays each ad the scheduler hands it and settles with its end.
+import { Emitter, type PlayerEvents } from '../core/events';
 import { t } from '../i18n';
 import { isHttpUrl, shouldPlay } from './rules';
 import type { AdType } from './scheduler';
@@ -12,6 +13,9 @@ export interface LayerOptions {
   muted(): boolean; // the viewer's content volume, carried into the ad
   volume(): number;
   mediaTimeoutMs: number;
+  // The embedding page's play/pause (spec §4: the ad pauses on {actionType: 'pause'}), origin-checked by embed/bridge
+  onPlaybackRequest?(listener: (request: PlayerEvents['playbackRequested']) => void): () => void;
+  onStart?(): void; // an ad's first frame is out (STARTED)
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, attrs: Record<string, string> = {}) {
@@ -21,14 +25,22 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
   return node;
 }
 
+/** What the layer does, for ads/events (analytics): each ad's unit as it is made, and the viewer's clicks. */
+export interface AdLayerEvents {
+  unit: { unit: AdUnit; type: AdType };
+  skipClick: { unit: AdUnit };
+  bannerClick: { unit: AdUnit };
+}
+
 export class AdLayer {
+  readonly events = new Emitter<AdLayerEvents>();
   private userChoice: 'play' | 'pause' | null = null;
   private visibleRatio = 1;
 
   constructor(private readonly options: LayerOptions) {}
 
   /** Shows `ad` until it ends; resolves with its terminal status. An abort (a new episode) stops it. */
-  play(ad: LoadedAd, _type: AdType, signal: AbortSignal): Promise<AdStatus> {
+  play(ad: LoadedAd, type: AdType, signal: AbortSignal): Promise<AdStatus> {
     const { container } = this.options;
     if (document.fullscreenElement && document.fullscreenElement !== container) {
       return Promise.resolve('STOPPED' as AdStatus); // spec §4: native fullscreen when an ad loads stops it
@@ -56,6 +68,7 @@ export class AdLayer {
       volume: this.options.volume(),
       mediaTimeoutMs: this.options.mediaTimeoutMs,
     });
+    this.events.emit('unit', { unit, type });
     const render = () => {
       const state = unit.store.get();
       const paused = state.status === 'PAUSED' || state.status === 'LOADED' || state.status === 'CREATED';
@@ -69,6 +82,7 @@ export class AdLayer {
       skip.disabled = !state.skip.enabled;
       skip.textContent = state.skip.enabled ? `${t('adSkip')} ⏭` : t('adSkipIn', { n: state.skip.left });
       root.dataset.status = state.status;
+      if (state.status === 'STARTED') this.options.onStart?.();
     };
     const stopRender = unit.store.subscribe(render);
     render();
@@ -85,8 +99,12 @@ export class AdLayer {
     });
     mute.addEventListener('click', () => unit.toggleMute());
     volume.addEventListener('input', () => unit.setVolume(volume.value));
-    skip.addEventListener('click', () => unit.skip());
+    skip.addEventListener('click', () => {
+      this.events.emit('skipClick', { unit });
+      unit.skip();
+    });
     click.addEventListener('click', () => {
+      this.events.emit('bannerClick', { unit });
       if (!unit.click()) return;
       this.userChoice = 'pause';
       decide(); // the viewer went to the advertiser: the ad waits
@@ -100,15 +118,11 @@ export class AdLayer {
       }, { threshold: [0, 0.25, 0.51, 0.75, 1] })
       : null;
     observer?.observe(container);
-    const onMessage = (event: MessageEvent) => {
-      // spec §4: the parent page can pause the ad (issue 5 narrows this to the embedding origin)
-      const data = event.data as { actionType?: unknown } | null;
-      if (event.source === window.parent && data && typeof data === 'object' && data.actionType === 'pause') {
-        this.userChoice = 'pause';
-        decide();
-      }
-    };
-    window.addEventListener('message', onMessage);
+    const stopRequests = this.options.onPlaybackRequest?.((request) => {
+      request.handled = true; // the ad on screen takes it; the film underneath stays as it is
+      this.userChoice = request.play ? 'play' : 'pause';
+      decide();
+    });
     const session = navigator.mediaSession;
     if (session) {
       try {
@@ -129,7 +143,7 @@ export class AdLayer {
       stopRender();
       observer?.disconnect();
       document.removeEventListener('visibilitychange', onVisibility);
-      window.removeEventListener('message', onMessage);
+      stopRequests?.();
       signal.removeEventListener('abort', onAbort);
       if (session) {
         for (const action of ['play', 'pause', 'stop'] as const) {

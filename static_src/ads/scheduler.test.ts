@@ -1,4 +1,5 @@
-import { AD_LIST_MISSING, AdScheduler, parseAdList, type AdType, type SchedulerOptions } from './scheduler';
+import { AD_LIST_MISSING, parseAdList } from './list';
+import { AdScheduler, type AdType, type SchedulerOptions } from './scheduler';
 import { adError, AdErrorCode } from './rules';
 import type { AdStatus } from './unit';
 import type { LoadedAd } from './vast';
@@ -75,6 +76,32 @@ describe('AdScheduler', () => {
       { id: 'ad:https://v.test/1', type: 'preroll', position: 1, duration: 15, perc: 0 },
       { id: 'ad:https://v.test/2', type: 'preroll', position: 2, duration: 15, perc: 0 },
     ]);
+  });
+
+  it('uses the list the entry requested for the first break, and fetches its own after a new episode', async () => {
+    const early = { prerollList: ['https://v.test/early'], midrollList: [] };
+    const { scheduler, played, fetcher } = setup(
+      { prerollList: [{ vastUrl: 'https://v.test/own' }], midrollList: [] }, { list: Promise.resolve(early) },
+    );
+    await scheduler.preroll();
+    expect(fetcher).not.toHaveBeenCalled();
+    expect(played).toEqual([['https://v.test/early', 'preroll']]);
+    scheduler.reset();
+    await scheduler.preroll();
+    expect(fetcher).toHaveBeenCalledTimes(1);
+    expect(played.at(-1)).toEqual(['https://v.test/own', 'preroll']);
+  });
+
+  it('an early list that failed is requested again by the next break', async () => {
+    const { scheduler, played, fetcher, content } = setup(
+      { prerollList: [], midrollList: [{ vastUrl: 'https://v.test/m' }] }, { list: Promise.reject(new Error('HTTP 502')) },
+    );
+    await scheduler.preroll();
+    expect(scheduler.phase).toBe('stopped');
+    content.currentTime = 931;
+    await scheduler.maybeMidroll();
+    expect(fetcher).toHaveBeenCalledTimes(1);
+    expect(played).toEqual([['https://v.test/m', 'midroll']]);
   });
 
   it('a stopped ad ends the break', async () => {

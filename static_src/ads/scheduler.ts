@@ -2,17 +2,13 @@
 // 1800 s, a new start on a new episode; the ad phase (idle, load, ready, stopped) and the ad history (§3). How an
 // ad plays is the caller's (`playAd`: the ad layer runs an AdUnit to its end); this module never touches the DOM.
 import { createStore, type Store } from '../core/store';
-import { AdError, codeOf, isHttpUrl, midrollDue, percentPlayed } from './rules';
+import { fetchAdList, type AdList } from './list';
+import { AdError, codeOf, midrollDue, percentPlayed } from './rules';
 import type { AdStatus } from './unit';
 import type { LoadedAd } from './vast';
 
 export type AdPhase = 'idle' | 'load' | 'ready' | 'stopped';
 export type AdType = 'preroll' | 'midroll';
-
-export interface AdList {
-  prerollList: string[];
-  midrollList: string[];
-}
 
 export interface AdHistoryItem {
   id: string;
@@ -31,26 +27,7 @@ export interface SchedulerOptions {
   content(): { currentTime: number; duration: number };
   minMidrollContentS?: number;
   timeoutMs?: number; // the ad list's request, body included (5 s by default)
-}
-
-export const AD_LIST_MISSING = 'ENV_AD_LIST_URL is not defined';
-
-/** The ad-list response, defensively: only items with an http(s) vastUrl (relative ones resolved against the list). */
-export function parseAdList(body: unknown, listUrl: string): AdList {
-  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const urls = (value: unknown) =>
-    (Array.isArray(value) ? value : [])
-      .map((item) => (typeof item === 'object' && item !== null ? (item as { vastUrl?: unknown }).vastUrl : null))
-      .filter((url): url is string => typeof url === 'string' && url.trim() !== '')
-      .map((url) => {
-        try {
-          return new URL(url.trim(), listUrl).href;
-        } catch {
-          return '';
-        }
-      })
-      .filter(isHttpUrl);
-  return { prerollList: urls(record.prerollList), midrollList: urls(record.midrollList) };
+  list?: Promise<AdList>; // the first break's list, when the entry has requested it already (ads/list.ts)
 }
 
 export class AdScheduler {
@@ -63,6 +40,7 @@ export class AdScheduler {
 
   constructor(private readonly options: SchedulerOptions) {
     this.store = createStore({ phase: 'idle' as AdPhase, playing: null as AdType | null });
+    if (options.list) this.keep(options.list);
   }
 
   get phase(): AdPhase {
@@ -111,35 +89,20 @@ export class AdScheduler {
   }
 
   private adList(signal: AbortSignal): Promise<AdList> {
-    if (!this.list) {
-      this.list = this.fetchList(signal);
-      this.list.catch(() => (this.list = null)); // a failure may be retried by the next break
-    }
-    return this.list;
+    return this.list ?? this.keep(fetchAdList(this.options.adListUrl, {
+      headers: this.options.headers(),
+      signal,
+      timeoutMs: this.options.timeoutMs ?? 5000,
+      fetcher: this.options.fetcher,
+    }));
   }
 
-  private async fetchList(signal: AbortSignal): Promise<AdList> {
-    const url = this.options.adListUrl;
-    if (!url) throw new Error(AD_LIST_MISSING);
-    const absolute = new URL(url, document.baseURI).href;
-    // A hung ad server holds the film back by the timeout at most (spec §8).
-    const timed = new AbortController();
-    const onAbort = () => timed.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => timed.abort(new DOMException('ad list timeout', 'TimeoutError')),
-      this.options.timeoutMs ?? 5000);
-    try {
-      const response = await (this.options.fetcher ?? fetch)(absolute, {
-        headers: this.options.headers(),
-        signal: timed.signal,
-        credentials: 'omit',
-      });
-      if (!response.ok) throw new Error(`ad list: HTTP ${response.status}`);
-      return parseAdList(await response.json(), absolute);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    }
+  private keep(list: Promise<AdList>): Promise<AdList> {
+    this.list = list;
+    list.catch(() => {
+      if (this.list === list) this.list = null; // a failure may be retried by the next break
+    });
+    return list;
   }
 
   /** Loads every VAST of a break in parallel (failures dropped), then plays them in list order. */

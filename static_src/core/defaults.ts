@@ -5,6 +5,7 @@ export const DEFAULTS = {
   controlsHideMs: 2000, // §9: controls hide after 2000 ms (never while preloading); owner ui/useIdle
   progressSaveMs: 10_000, // §5, §9: progress saved at most every 10 s, never on the first tick; owner player/progress
   timeSavingThrottleMs: 1000, // §9: time saving throttle 1 s (timeProgressChanged); owner embed/bridge
+  parentCommandsPerSecond: 20, // ours: commands the parent page may send per second, the rest dropped; embed/bridge
   skipStepS: 10, // §9: skip buttons, double tap on the side fifths, media session default step; owner controller
   keySeekS: 5, // §9: keyboard seek step; owner ui/keys
   keySeekShiftS: 10, // §9: keyboard seek step with shift; owner ui/keys
@@ -31,13 +32,26 @@ export const DEFAULTS = {
   menuDragThresholdPx: 8, // ours: a pointer moving further than this inside a menu is a drag, not a choice; ui/Menu
   firstPaintFallbackMs: 100, // ours: the entry runs after the first paint, or after this when no frame comes (hidden)
   uiDeadlineMs: 4000, // ours: with auto_play the interface mounts after the first frame, or after this at the latest
+  contentLoadGateMs: 1500, // ours: under a pre-roll that has not shown its first frame by then, the episode loads anyway; owner controller
   vastTimeoutMs: 5000, // §8 (301/350): each VAST request, body included; owner ads/vast
   vastMaxWrappers: 5, // wrappers followed before an inline; owner ads/vast
   adMediaTimeoutMs: 8000, // §8 (402): an ad file that neither loads nor starts by then; owner ads/unit
   adVisibleRatio: 0.51, // §4, §9: an ad plays only while this much of the player is in view; owner ads/rules
   midrollMinContentS: 1800, // §4, §9: a mid-roll only in content longer than this, at its half; owner ads/scheduler
+  analyticsTimeupdateMs: 60_000, // §7, §9: the timeupdate analytics event every 60 s of playing; owner analytics/clock
+  adProgressThrottleMs: 1000, // §7, §9: videoplayer_ad_timeupdate at most once a second; owner analytics/session
+  progressMilestones: [0.1, 0.25, 0.5, 0.75, 0.95, 1], // §9: progress analytics, once each per episode; analytics/clock
+  // §9: network classes by estimated bandwidth in KB/s (1 KB = 1000 bytes), each below its bound, 'wifi' above the
+  // last; owner analytics/classify
+  networkClassesKBps: [['gprs', 50], ['2g', 300], ['3g', 1000], ['4g', 4000]],
+  analyticsTickCapMs: 1000, // ours: a longer gap between time updates (a stall, a throttled tab) is not playing time
+  analyticsBufferMax: 500, // ours: events kept until the analytics chunk has loaded, the rest dropped; analytics/record
   defaultVolume: 1, // §3: player-volume default
   defaultMuted: false, // §3: player-muted default
+  fingerprintTimeoutMs: 1000, // §9: past this the fingerprint is the quick hash, not SHA-256; owner api/fingerprint
+  fingerprintCookieDays: 365, // §3, §9: the device_fp cookie's lifetime; owner api/fingerprint
+  idleTimeoutMs: 2000, // ours: work put off to idle time runs by then at the latest; owner core/timing (whenIdle)
+  reportQueueMax: 20, // ours: errors kept while Sentry loads, the rest dropped (a flood); owner reporting/report
 } as const;
 
 /** localStorage keys (spec §3); read and written only through core/storage. */

@@ -2,6 +2,8 @@
 // Subscribers (the parent-page bridge, analytics, the ad layer) only ever see these.
 import type { PlayerError } from './errors';
 import type { EpisodeData } from '../context';
+import type { AdHistoryItem } from '../ads/scheduler';
+import type { ShareServiceId } from '../share/link';
 
 export type PlaybackPhase = 'idle' | 'loading' | 'playing' | 'paused' | 'ended' | 'error';
 
@@ -9,10 +11,41 @@ export interface PlayerEvents {
   phaseChanged: { phase: PlaybackPhase };
   episodeChanged: { episode: EpisodeData };
   timeProgressChanged: { currentTime: number; duration: number };
-  error: { error: PlayerError };
+  error: { error: PlayerError; media?: MediaStats };
   enterFullScreen: Record<string, never>; // pseudo fullscreen (iOS in a frame): the parent page should stretch the frame
   exitFullScreen: Record<string, never>;
+  // The embedding page asked to play or pause (embed/bridge, after its origin checks). An ad on screen takes the
+  // request and sets `handled` (ads/layer); otherwise the bridge hands it to the controller.
+  playbackRequested: { play: boolean; handled: boolean };
+  // What analytics reports (spec §7; analytics/record subscribes). Emitted where it happens, never for analytics' sake.
+  seek: { from: number; to: number }; // the controller's seek (bar, buttons, keys, taps, media session)
+  muteChanged: { muted: boolean }; // the viewer made the sound silent (muted or volume 0) or audible again
+  fullscreenChanged: { fullscreen: boolean }; // any fullscreen, native or pseudo
+  qualityChanged: { level: number; label: string }; // the viewer's choice in the quality menu; -1 is 'Auto'
+  menuClicked: { menu: string; item: string }; // an item of a settings menu: its label, or 'back' / 'close'
+  shareAction: { action: ShareAction };
+  airplayClicked: Record<string, never>;
+  adEvent: { name: AdEventName; ad: AdHistoryItem | null; adTime: number; status: string }; // ads/events
 }
+
+/** What the media looked like when an error stopped it, read before the engine is released. */
+export interface MediaStats {
+  bandwidthBps: number | null; // hls.js's bandwidth estimate (bits/s); null without one (native HLS)
+  droppedFrames: number | null; // getVideoPlaybackQuality().droppedVideoFrames
+}
+
+export type ShareAction = 'open' | 'close' | 'copy' | 'timecode_on' | 'timecode_off' | ShareServiceId;
+
+/** An ad's moments (spec §7); analytics sends them prefixed videoplayer_. */
+export type AdEventName =
+  | 'ad_init'
+  | 'ad_loaded'
+  | 'ad_play'
+  | 'ad_pause'
+  | 'ad_ended'
+  | 'ad_skip_btn_click'
+  | 'ad_banner_click'
+  | 'ad_timeupdate';
 
 type Listener<T> = (payload: T) => void;
 

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../core/defaults';
 import type { PlaybackPhase } from '../core/events';
 import { ErrorCode, playerError, type PlayerError } from '../core/errors';
 import { MASTER_PATH, installFetch, jsonResponse, makeContext, makeEpisode } from '../test/fixtures';
@@ -85,17 +86,44 @@ describe('PlayerController.start', () => {
     expect(controller.store.get().phase).toBe('loading'); // until the video reports 'playing'
   });
 
-  it('with a hold (a pre-roll), loads the episode at once but plays only once the hold settles', async () => {
+  it('with a hold (a pre-roll), loads the episode once the ad is on screen, plays once the hold settles', async () => {
     const { controller, play } = setup();
     let release: () => void = () => undefined;
-    controller.holdPlayback(() => new Promise<void>((resolve) => (release = resolve)));
+    let adOnScreen: () => void = () => undefined;
+    controller.holdPlayback((contentMayLoad) => {
+      adOnScreen = contentMayLoad;
+      return new Promise<void>((resolve) => (release = resolve));
+    });
     const started = controller.start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fetchMock).toHaveBeenCalledWith(MASTER_URL, expect.anything()); // the master comes beside the ad
+    expect(attachSourceMock).not.toHaveBeenCalled(); // nothing competes with the ad's first frame
+    adOnScreen();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(attachSourceMock).toHaveBeenCalledTimes(1); // the manifest and first segments load under the ad
     expect(play).not.toHaveBeenCalled();
     release();
     await started;
     expect(play).toHaveBeenCalledTimes(1);
+  });
+
+  it('under a hold whose ad never shows, the episode loads after the gate anyway', async () => {
+    jest.useFakeTimers();
+    try {
+      const { controller, play } = setup();
+      let release: () => void = () => undefined;
+      controller.holdPlayback(() => new Promise<void>((resolve) => (release = resolve)));
+      const started = controller.start();
+      await jest.advanceTimersByTimeAsync(DEFAULTS.contentLoadGateMs - 1);
+      expect(attachSourceMock).not.toHaveBeenCalled();
+      await jest.advanceTimersByTimeAsync(1);
+      expect(attachSourceMock).toHaveBeenCalledTimes(1);
+      release();
+      await started;
+      expect(play).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('a failing hold still lets the film play', async () => {

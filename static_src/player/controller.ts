@@ -15,7 +15,11 @@ import { liveState, type LiveState } from './live';
 import { loadMaster, type Master, type MasterSubtitle } from './master';
 import { ProgressThrottle, shouldOfferResume } from './progress';
 import { qualityOptions, type QualityOption } from './quality';
+import { isSilent, mediaStats } from './stats';
 import { audioOptions, chooseSource, pickRendition, type AudioOption } from './voices';
+
+/** A hold on the next start (a pre-roll): settles when the film may play; `contentMayLoad` lets the episode load. */
+export type Hold = (contentMayLoad: () => void) => Promise<void>;
 
 export interface PlayerState {
   phase: PlaybackPhase;
@@ -108,7 +112,7 @@ export class PlayerController {
   private readonly api: ProgressApi;
   private startAt: number | null;
   private placeholder = false; // the not-available clip is on the video element
-  private hold: (() => Promise<void>) | null = null; // the next start plays once it settles (a pre-roll)
+  private hold: Hold | null = null; // the next start plays once it settles (a pre-roll)
 
   constructor(
     private readonly context: PlayerContext,
@@ -185,6 +189,7 @@ export class PlayerController {
       return this.fail(playerError('content', ErrorCode.NO_SOURCE, 'the episode has no media file'));
     }
     const loading = (this.loading = new AbortController());
+    const { released, loadable } = this.release(); // the pre-roll starts now, beside the master's request
     try {
       const master = await loadMaster(episode.m3u8MasterFilePath, this.base, loading.signal);
       if (loading.signal.aborted) return;
@@ -193,7 +198,8 @@ export class PlayerController {
       this.source = chooseSource(master.sources, favourite, this.context.voiceAuthor);
       this.store.set({ subtitles: master.subtitles, subtitle: -1 });
       this.syncTracks(master.subtitles);
-      const released = this.released(); // the pre-roll runs while the episode loads underneath
+      await loadable; // the episode loads underneath the pre-roll once its first frame is out
+      if (loading.signal.aborted) return;
       await this.load(this.startAt, loading.signal);
       await released;
       if (!loading.signal.aborted) await this.play();
@@ -204,17 +210,31 @@ export class PlayerController {
   }
 
   /**
-   * The next start loads the episode (manifest, first segments) at once but plays only when `until()`, called at that
-   * start, settles: the pre-roll. A rejection counts as settled: nothing on the ad side may stop the film.
+   * The next start plays only when `until()`, called at that start, settles: the pre-roll. The episode (hls.js, the
+   * manifest, the first segments) loads underneath it, from the moment the hold calls `contentMayLoad` (its ad is on
+   * screen: loading earlier would compete with the ad's first frame for the CPU), when it settles, or after
+   * DEFAULTS.contentLoadGateMs, whichever comes first. A rejection counts as settled: nothing on the ad side may stop
+   * the film.
    */
-  holdPlayback(until: () => Promise<void>): void {
+  holdPlayback(until: Hold): void {
     this.hold = until;
   }
 
-  private async released(): Promise<void> {
+  private release(): { released: Promise<void>; loadable: Promise<void> } {
     const hold = this.hold;
     this.hold = null;
-    if (hold) await Promise.resolve().then(hold).catch(() => undefined);
+    if (!hold) return { released: Promise.resolve(), loadable: Promise.resolve() };
+    let open = () => undefined as void;
+    const loadable = new Promise<void>((resolve) => (open = resolve));
+    const gate = setTimeout(open, DEFAULTS.contentLoadGateMs);
+    const released = Promise.resolve()
+      .then(() => hold(open))
+      .catch(() => undefined)
+      .finally(() => {
+        clearTimeout(gate);
+        open();
+      });
+    return { released, loadable };
   }
 
   pause(): void {
@@ -235,8 +255,10 @@ export class PlayerController {
     const end = live.isLive ? video.seekable.end(video.seekable.length - 1) : video.duration;
     const start = live.isLive && video.seekable.length ? video.seekable.start(0) : 0;
     if (!Number.isFinite(end)) return;
+    const from = video.currentTime;
     video.currentTime = Math.min(Math.max(seconds, start), Math.max(end - 0.1, start));
     this.store.set({ currentTime: video.currentTime });
+    this.events.emit('seek', { from, to: video.currentTime });
   }
 
   seekBy(delta: number): void {
@@ -252,10 +274,17 @@ export class PlayerController {
   setVolume(volume: number): void {
     const video = this.video;
     if (!video) return;
+    const silent = isSilent(video);
     video.volume = clampVolume(volume);
     if (video.volume > 0 && video.muted) video.muted = false;
     storage.saveVolume(video.volume); // saved only on the viewer's change, never on the player's own (spec §4)
     storage.saveMuted(video.muted);
+    this.announceMute(silent);
+  }
+
+  /** The viewer's change made the sound silent or audible again (analytics' mute/unmute; not autoplay's mute). */
+  private announceMute(wasSilent: boolean): void {
+    if (this.video && isSilent(this.video) !== wasSilent) this.events.emit('muteChanged', { muted: !wasSilent });
   }
 
   /** A step from what the element has now (its volumechange event may not have arrived yet): keys, wheel. */
@@ -269,9 +298,11 @@ export class PlayerController {
 
   setMuted(muted: boolean): void {
     if (!this.video) return;
+    const silent = isSilent(this.video);
     this.video.muted = muted;
     if (!muted && this.video.volume === 0) this.video.volume = DEFAULTS.defaultVolume;
     storage.saveMuted(muted);
+    this.announceMute(silent);
   }
 
   setRate(rate: number): void {
@@ -284,6 +315,8 @@ export class PlayerController {
   setLevel(level: number): void {
     this.engine?.setLevel(level);
     this.store.set({ level });
+    const label = this.store.get().quality.find((option) => option.value === level)?.label ?? '';
+    this.events.emit('qualityChanged', { level, label });
   }
 
   setSubtitle(index: number): void {
@@ -351,6 +384,7 @@ export class PlayerController {
   setFullscreen(fullscreen: boolean, announce = true): void {
     if (this.store.get().fullscreen === fullscreen) return;
     this.store.set({ fullscreen });
+    this.events.emit('fullscreenChanged', { fullscreen });
     if (announce) this.events.emit(fullscreen ? 'enterFullScreen' : 'exitFullScreen', {});
   }
 
@@ -474,9 +508,10 @@ export class PlayerController {
 
   private fail(error: PlayerError): void {
     console.error(`player: ${error.code} (${error.id}): ${error.message}`);
+    const media = mediaStats(this.video, this.engine); // before the engine goes (analytics, spec §7)
     this.stopPlayback();
     this.setPhase('error', { error, buffering: false });
-    this.events.emit('error', { error });
+    this.events.emit('error', { error, media });
   }
 
   private stopPlayback(): void {

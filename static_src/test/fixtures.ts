@@ -57,8 +57,11 @@ export function makeContext(overrides: Partial<PlayerContext> = {}): PlayerConte
       adListUrl: null,
       fullscreenMode: 'native',
       sentryProject: '',
+      sentryDsn: null,
       widgetAssetsPath: '/static/dist/',
       placeholderUrl: '/clips/not-available.mp4',
+      parentOrigin: null,
+      statisticsFunction: '',
     },
     ...overrides,
   };

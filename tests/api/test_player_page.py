@@ -188,10 +188,10 @@ def test_data_is_escaped_in_the_page(client, demo_catalogue, app):
     assert page_context(client.get("/?movie_id=1"))["content"]["title"] == '</script><script>alert(1)</script>&"'
 
 
-def test_demo_page_embeds_the_player(client, demo_catalogue):
+def test_demo_page_embeds_the_player_through_lib_js(client, demo_catalogue):
     html = client.get("/demo").get_data(as_text=True)
-    assert '<iframe name="player-frame"' in html
-    assert 'allow="autoplay; fullscreen; picture-in-picture; encrypted-media"' in html
+    assert '<script src="/lib.js"></script>' in html  # the iframe is lib.js's (tests/browser/test_bridge.py)
+    assert "data-demo-frame" in html
     assert html.count("<option") == 5
 
 
@@ -210,6 +210,7 @@ def test_an_unexpected_failure_on_the_page_shows_an_error_id_and_reload(client, 
 
 
 def test_module_preloads_name_each_chunk_once_and_hls_only_with_auto_play(client, demo_catalogue, app):
+    app.config["AD_LIST_URL"] = ""  # no ads: the first frame is the film's
     hls = app.extensions["assets_manifest"].entry("hls.mjs")
     autoplay = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1&auto_play=1").text)
     assert len(autoplay) == len(set(autoplay)), "a chunk the entry and hls.js share is preloaded once"
@@ -218,9 +219,11 @@ def test_module_preloads_name_each_chunk_once_and_hls_only_with_auto_play(client
     assert hls.script not in clicked
 
 
-def test_with_auto_play_and_an_ad_list_the_ad_path_is_preloaded_too(client, demo_catalogue, app):
-    ads = app.extensions["assets_manifest"].entry("boot.ts")
+def test_with_auto_play_and_an_ad_list_the_ad_path_is_preloaded_instead_of_hls(client, demo_catalogue, app):
+    manifest = app.extensions["assets_manifest"]
+    ads, hls = manifest.entry("boot.ts"), manifest.entry("hls.mjs")
     autoplay = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1&auto_play=1").text)
     assert ads.script in autoplay and len(autoplay) == len(set(autoplay))
+    assert hls.script not in autoplay, "hls.js loads under the pre-roll, after its first frame"
     clicked = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1").text)
     assert ads.script not in clicked

@@ -1,0 +1,93 @@
+// The ad list (spec §3, §7): which VASTs a break plays. Small and free of the VAST library, so that the entry can
+// request the list the moment playback is wanted, beside the ad chunk's own loading instead of after it.
+import { pageFingerprint } from '../api/fingerprint';
+import type { PlayerContext } from '../context';
+
+declare global {
+  interface Window {
+    playerRequestHeaders?: unknown; // the embedding page's extra headers for ad requests (spec §7)
+  }
+}
+
+export interface AdList {
+  prerollList: string[];
+  midrollList: string[];
+}
+
+export const AD_LIST_MISSING = 'ENV_AD_LIST_URL is not defined';
+
+/** Common headers (the session context) plus the window-level ones: string values only. */
+export function adRequestHeaders(win: Window = window): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const extra = win.playerRequestHeaders;
+  if (extra && typeof extra === 'object' && !Array.isArray(extra)) {
+    for (const [name, value] of Object.entries(extra as Record<string, unknown>)) {
+      if (typeof value === 'string' && /^[A-Za-z0-9-]+$/.test(name)) headers[name] = value;
+    }
+  }
+  const session = pageFingerprint().current(); // the entry has it ready before the first ad request
+  if (session) headers['X-Session-Context'] = session;
+  return headers;
+}
+
+/** The ad list for this content: the configured URL with content_id added. */
+export function adListFor(context: PlayerContext): string | null {
+  const url = context.config.adListUrl;
+  if (!url) return null;
+  try {
+    const absolute = new URL(url, document.baseURI);
+    absolute.searchParams.set('content_id', String(context.content.id));
+    return absolute.href;
+  } catch {
+    return null;
+  }
+}
+
+/** The ad-list response, defensively: only items with an http(s) vastUrl (relative ones resolved against the list). */
+export function parseAdList(body: unknown, listUrl: string): AdList {
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const urls = (value: unknown) =>
+    (Array.isArray(value) ? value : [])
+      .map((item) => (typeof item === 'object' && item !== null ? (item as { vastUrl?: unknown }).vastUrl : null))
+      .filter((url): url is string => typeof url === 'string' && url.trim() !== '')
+      .map((url) => {
+        try {
+          const absolute = new URL(url.trim(), listUrl);
+          return absolute.protocol === 'http:' || absolute.protocol === 'https:' ? absolute.href : '';
+        } catch {
+          return '';
+        }
+      })
+      .filter(Boolean);
+  return { prerollList: urls(record.prerollList), midrollList: urls(record.midrollList) };
+}
+
+export interface ListRequest {
+  headers: Record<string, string>;
+  signal?: AbortSignal; // a new episode's break aborts its list (the scheduler's own requests)
+  timeoutMs: number; // body included: a hung ad server holds the film back by this at most (spec §8)
+  fetcher?: typeof fetch;
+}
+
+/** GETs and parses the list; rejects on a missing URL, a bad status, a timeout or an abort. */
+export async function fetchAdList(url: string | null, request: ListRequest): Promise<AdList> {
+  if (!url) throw new Error(AD_LIST_MISSING);
+  const absolute = new URL(url, document.baseURI).href;
+  const { signal } = request;
+  const timed = new AbortController();
+  const onAbort = () => timed.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => timed.abort(new DOMException('ad list timeout', 'TimeoutError')), request.timeoutMs);
+  try {
+    const response = await (request.fetcher ?? fetch)(absolute, {
+      headers: request.headers,
+      signal: timed.signal,
+      credentials: 'omit',
+    });
+    if (!response.ok) throw new Error(`ad list: HTTP ${response.status}`);
+    return parseAdList(await response.json(), absolute);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
