@@ -83,6 +83,15 @@ describe('signals and hashes', () => {
     expect(deviceSignals(fakeWindow({ screen: { width: 1280, height: 720 } }).win)).not.toBe(landscape);
   });
 
+  it('reads the time zone as its winter and summer offsets, never through Intl (a 30-60 ms first call)', () => {
+    const intl = jest.spyOn(Intl, 'DateTimeFormat');
+    const signals = deviceSignals(fakeWindow().win);
+    expect(intl).not.toHaveBeenCalled();
+    const offsets = [0, 6].map((month) => new Date(2024, month, 1).getTimezoneOffset()).join('/');
+    expect(signals.split('|')).toContain(offsets);
+    intl.mockRestore();
+  });
+
   it('survives a signal that throws', () => {
     const { win } = fakeWindow();
     Object.defineProperty(win.navigator, 'hardwareConcurrency', { get: () => { throw new Error('blocked'); } });
