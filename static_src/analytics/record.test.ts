@@ -43,8 +43,12 @@ describe('recordAnalytics', () => {
       ['phaseChanged', 1, 100],
       ['timeProgressChanged', 4.9, 5000],
     ]);
-    controller.events.emit('seek', { from: 4.9, to: 50 }); // from now on, straight through
-    expect(received.at(-1)?.type).toBe('seek');
+    controller.store.set({ currentTime: 50 });
+    controller.events.emit('seek', { from: 4.9, to: 50 }); // from now on, in idle time, with the state of its moment
+    controller.store.set({ currentTime: 52 });
+    expect(received.at(-1)?.type).toBe('timeProgressChanged');
+    await new Promise((resolve) => setTimeout(resolve, 0)); // jsdom has no requestIdleCallback: whenIdle's timer
+    expect(received.at(-1)).toMatchObject({ type: 'seek', state: { currentTime: 50 } });
     await recorder?.load(); // once
     expect(startSession).toHaveBeenCalledTimes(1);
   });
@@ -77,6 +81,19 @@ describe('recordAnalytics', () => {
     expect(warn).toHaveBeenCalledTimes(1);
     expect(() => controller.events.emit('phaseChanged', { phase: 'paused' })).not.toThrow();
     warn.mockRestore();
+  });
+
+  it('hands over what is still waiting for idle time when the page goes away', async () => {
+    const controller = fakeController();
+    const received: AnalyticsEvent[] = [];
+    const recorder = recordAnalytics(WITH_STATS, controller, () =>
+      Promise.resolve({ startSession: () => (event: AnalyticsEvent) => received.push(event) }));
+    await recorder?.load();
+    controller.events.emit('phaseChanged', { phase: 'paused' });
+    expect(received).toEqual([]);
+    dispatchEvent(new Event('pagehide'));
+    expect(received.map((event) => event.type)).toEqual(['phaseChanged']);
+    recorder?.stop();
   });
 
   it('stops listening on stop()', async () => {

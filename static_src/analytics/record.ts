@@ -1,12 +1,15 @@
 // Analytics on the path to the first frame is this subscription and nothing more (spec §7). It notes each event the
 // analytics reports with the player's state at that moment (the store's immutable snapshot) and the time; the module
 // that turns them into calls (analytics/session, a lazy chunk) loads after the first frame and replays what came
-// before it, so a 'play' sent late still says where and when it happened.
+// before it, so a 'play' sent late still says where and when it happened. After that too the calls are made in idle
+// time (the notes carry their moment): a skip or a start sets off several events at once, and turning them into calls
+// on a slow phone must not sit between the viewer's click and the film's next frame.
 //
 // The call shape: `window[STATISTICS_FUNCTION](eventName, payload)`, `this` the window, once per event, payload a
 // fresh flat object of strings, numbers and nulls; see README "Analytics" for the events and their fields.
 import type { PlayerContext } from '../context';
 import { DEFAULTS } from '../core/defaults';
+import { whenIdle } from '../core/timing';
 import type { PlayerEvents } from '../core/events';
 import type { PlayerController, PlayerState } from '../player/controller';
 
@@ -53,13 +56,21 @@ export function recordAnalytics(
   if (!name) return null;
   let buffer: AnalyticsEvent[] | null = [];
   let sink: Sink | null = null;
+  let pending: AnalyticsEvent[] = [];
+  const flush = () => {
+    const events = pending;
+    pending = [];
+    for (const event of events) sink?.(event);
+  };
   const listen = <K extends RecordedType>(type: K) =>
     controller.events.on(type, (payload: PlayerEvents[K]) => {
       const event = { type, payload, state: controller.store.get(), at: now() } as AnalyticsEvent;
-      if (sink) sink(event);
-      else if (buffer && buffer.length < DEFAULTS.analyticsBufferMax) buffer.push(event);
+      if (sink) {
+        if (pending.push(event) === 1) whenIdle(flush);
+      } else if (buffer && buffer.length < DEFAULTS.analyticsBufferMax) buffer.push(event);
     });
   const stops = RECORDED.map((type) => listen(type));
+  addEventListener('pagehide', flush); // what is left goes out before the page does
   let loading: Promise<void> | null = null;
   return {
     load() {
@@ -75,7 +86,9 @@ export function recordAnalytics(
     },
     stop() {
       for (const stop of stops) stop();
+      removeEventListener('pagehide', flush);
       buffer = null;
+      pending = [];
     },
   };
 }
