@@ -19,19 +19,21 @@ from app.extensions import db
 from app.models import Content
 from app.services import vast
 from app.services.ads import ad_list, creative_for_vast, record_hit
+from app.services.params import MAX_ID
 
 bp = Blueprint("ads", __name__)
 
 MAX_WRAPPER_DEPTH = 5
-EVENT = re.compile(r"^[A-Za-z]{1,40}$")
+EVENT = re.compile(r"[A-Za-z]{1,40}")  # fullmatch
 VAST_MIME = "application/xml"
 
 
-def _int_arg(name: str, default: int | None = None, low: int = 1, high: int = 2**31 - 1) -> int | None:
+def _int_arg(name: str, default: int | None = None, low: int = 1, high: int = MAX_ID) -> int | None:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    # ASCII digits only: str.isdigit() alone takes '²', which int() refuses (a 500)
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
         raise ApiError(400, "bad_request", f"{name} must be a whole number from {low} to {high}")
     return int(raw)
 
@@ -78,7 +80,7 @@ def vast_document() -> Response:
 @bp.get("/ad-tracking")
 def track() -> Response:
     event = request.args.get("event", "")
-    if not EVENT.match(event):
+    if not EVENT.fullmatch(event):
         raise ApiError(400, "bad_request", "event must be 1-40 Latin letters")
     creative_id = _int_arg("creative")
     record_hit(creative_id, event, request.args.get("code", "")[:16], request.args.get("source", "")[:40],

@@ -28,7 +28,7 @@ TRACKING_EVENTS = (
     "pause", "resume", "mute", "unmute", "skip",
 )
 PROGRESS_OFFSET = "00:00:05"  # one progress pixel, five seconds in
-SKIP_OFFSET = re.compile(r"^(?:\d{2}:[0-5]\d:[0-5]\d(?:\.\d{3})?|(?:100|[1-9]?\d)%)$")
+SKIP_OFFSET = re.compile(r"(?:\d{2}:[0-5]\d:[0-5]\d(?:\.\d{3})?|(?:100|[1-9]?\d)%)")  # fullmatch
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class Creative:
 
 def valid_skip_offset(value: str) -> bool:
     """VAST's skipoffset: HH:MM:SS, HH:MM:SS.mmm or a percentage (0-100%)."""
-    return bool(SKIP_OFFSET.match(value))
+    return bool(SKIP_OFFSET.fullmatch(value))
 
 
 def timecode(seconds: int) -> str:

@@ -68,7 +68,9 @@ def test_targeting_order_and_the_enabled_flag(client, demo_ads, app):
     assert len(other_film["prerollList"]) == 2 and other_film["midrollList"] == []
 
 
-@pytest.mark.parametrize("query", ["content_id=abc", "content_id=0", "content_id=-1", f"content_id={2**40}"])
+@pytest.mark.parametrize(
+    "query", ["content_id=abc", "content_id=0", "content_id=-1", f"content_id={2**40}", "content_id=%C2%B2"]
+)
 def test_a_bad_content_id_is_a_clear_400(client, demo_ads, query):
     response = client.get(f"/ad-list.json?{query}")
     assert response.status_code == 400
@@ -140,7 +142,9 @@ def test_an_unknown_creative_is_no_fill_not_an_http_error(client, demo_ads):
     assert root.findall("v:Ad", NS) == []
 
 
-@pytest.mark.parametrize("query", ["", "creative=", "creative=x", "creative=1&depth=6", "creative=1&depth=-1"])
+@pytest.mark.parametrize(
+    "query", ["", "creative=", "creative=x", "creative=1&depth=6", "creative=1&depth=-1", "creative=1&depth=%C2%B2"]
+)
 def test_bad_vast_queries_are_a_clear_400(client, demo_ads, query):
     response = client.get(f"/vast.xml?{query}")
     assert response.status_code == 400
@@ -159,7 +163,9 @@ def test_tracking_records_each_hit_with_its_macros(client, demo_ads, app):
         assert "cb=12345678" in hits[0].query
 
 
-@pytest.mark.parametrize("query", ["event=", "event=drop%20table", "event=" + "a" * 41, "event=start&creative=zz"])
+@pytest.mark.parametrize(
+    "query", ["event=", "event=drop%20table", "event=" + "a" * 41, "event=start&creative=zz", "event=start%0A"]
+)
 def test_a_bad_tracking_hit_is_refused_and_not_recorded(client, demo_ads, app, query):
     assert client.get(f"/ad-tracking?{query}").status_code == 400
     with app.app_context():
