@@ -62,32 +62,44 @@ export function parseAdList(body: unknown, listUrl: string): AdList {
   return { prerollList: urls(record.prerollList), midrollList: urls(record.midrollList) };
 }
 
-export interface ListRequest {
-  headers: Record<string, string>;
-  signal?: AbortSignal; // a new episode's break aborts its list (the scheduler's own requests)
-  timeoutMs: number; // body included: a hung ad server holds the film back by this at most (spec §8)
+/** How an ad request goes out (spec §7, §8): the common and window-level headers, the caller's abort, a timeout. */
+export interface AdRequest {
+  headers?: Record<string, string>;
+  signal?: AbortSignal; // a new episode's break aborts its requests
+  timeoutMs: number; // body included: a hung ad server holds the film back by this at most
   fetcher?: typeof fetch;
 }
 
-/** GETs and parses the list; rejects on a missing URL, a bad status, a timeout or an abort. */
-export async function fetchAdList(url: string | null, request: ListRequest): Promise<AdList> {
-  if (!url) throw new Error(AD_LIST_MISSING);
-  const absolute = new URL(url, document.baseURI).href;
+/**
+ * One GET of the ad path, its body read by `read` under the same timeout, without cookies; rejects on the timeout,
+ * on an abort, or at once when the signal has been aborted already (no 'abort' event comes then).
+ */
+export async function fetchWithin<T>(url: string, request: AdRequest, read: (response: Response) => Promise<T>): Promise<T> {
   const { signal } = request;
+  if (signal?.aborted) throw signal.reason ?? new DOMException('aborted', 'AbortError'); // chrome87: no throwIfAborted
   const timed = new AbortController();
   const onAbort = () => timed.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => timed.abort(new DOMException('ad list timeout', 'TimeoutError')), request.timeoutMs);
+  const timer = setTimeout(() => timed.abort(new DOMException('ad request timeout', 'TimeoutError')), request.timeoutMs);
   try {
-    const response = await (request.fetcher ?? fetch)(absolute, {
+    const response = await (request.fetcher ?? fetch)(url, {
       headers: request.headers,
       signal: timed.signal,
       credentials: 'omit',
     });
-    if (!response.ok) throw new Error(`ad list: HTTP ${response.status}`);
-    return parseAdList(await response.json(), absolute);
+    return await read(response);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** GETs and parses the list; rejects on a missing URL, a bad status, a timeout or an abort. */
+export async function fetchAdList(url: string | null, request: AdRequest): Promise<AdList> {
+  if (!url) throw new Error(AD_LIST_MISSING);
+  const absolute = new URL(url, document.baseURI).href;
+  return fetchWithin(absolute, request, async (response) => {
+    if (!response.ok) throw new Error(`ad list: HTTP ${response.status}`);
+    return parseAdList(await response.json(), absolute);
+  });
 }

@@ -1,4 +1,4 @@
-import { AD_LIST_MISSING, parseAdList } from './list';
+import { AD_LIST_MISSING, fetchWithin, parseAdList } from './list';
 import { AdScheduler, type AdType, type SchedulerOptions } from './scheduler';
 import { adError, AdErrorCode } from './rules';
 import type { AdStatus } from './unit';
@@ -90,6 +90,18 @@ describe('AdScheduler', () => {
     await scheduler.preroll();
     expect(fetcher).toHaveBeenCalledTimes(1);
     expect(played.at(-1)).toEqual(['https://v.test/own', 'preroll']);
+  });
+
+  it('an early list that settles after a new episode reset the break loads and plays nothing', async () => {
+    let settle: (list: { prerollList: string[]; midrollList: string[] }) => void = () => undefined;
+    const loadAd = jest.fn(async (url: string) => ad(url));
+    const { scheduler, played } = setup({}, { list: new Promise((resolve) => (settle = resolve)), loadAd });
+    const first = scheduler.preroll();
+    scheduler.reset();
+    settle({ prerollList: ['https://v.test/late'], midrollList: [] });
+    await first;
+    expect(loadAd).not.toHaveBeenCalled();
+    expect(played).toEqual([]);
   });
 
   it('an early list that failed is requested again by the next break', async () => {
@@ -191,5 +203,16 @@ describe('AdScheduler', () => {
     expect(fetcher).toHaveBeenCalledTimes(2);
     content.currentTime = 1000;
     expect(scheduler.maybeMidroll()).not.toBeNull();
+  });
+});
+
+describe('fetchWithin', () => {
+  it('sends nothing for a signal aborted already, and rejects with its reason', async () => {
+    const fetcher = jest.fn();
+    const controller = new AbortController();
+    controller.abort(new DOMException('a new episode', 'AbortError'));
+    const request = { signal: controller.signal, timeoutMs: 1000, fetcher: fetcher as unknown as typeof fetch };
+    await expect(fetchWithin('https://v.test/1', request, async () => 1)).rejects.toMatchObject({ name: 'AbortError' });
+    expect(fetcher).not.toHaveBeenCalled();
   });
 });

@@ -107,6 +107,7 @@ export class AdScheduler {
 
   /** Loads every VAST of a break in parallel (failures dropped), then plays them in list order. */
   private async run(urls: string[], type: AdType, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return; // the entry's list may settle after a new episode reset the break
     if (urls.length === 0) {
       this.store.set({ phase: 'stopped' });
       return;

@@ -4,6 +4,7 @@
 // a hung wrapper 301, then the media file choice (401/403). Every error pings the Error URLs of every document in
 // the chain with its code, through our keepalive pixels instead of the library's <img> ones.
 import { VASTClient } from '@dailymotion/vast-client';
+import { fetchWithin, type AdRequest } from './list';
 import { pingAll } from './pixels';
 import { AdError, AdErrorCode, adError, chooseMediaFile, type AdMediaFile } from './rules';
 
@@ -53,13 +54,9 @@ export interface LoadedAd {
   errorUrls: string[]; // every Error URL of the chain, ad-level and document-level
 }
 
-export interface LoadOptions {
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-  timeoutMs: number;
+export interface LoadOptions extends AdRequest {
   maxWrappers: number; // wrappers followed before an inline (spec: 5)
   canPlay(mimeType: string, codec: string | null): boolean;
-  fetcher?: typeof fetch;
   ping?(urls: string[], code: AdErrorCode): void;
 }
 
@@ -89,24 +86,9 @@ function rootErrorUrls(xml: Document): string[] {
     .filter(Boolean);
 }
 
-/** One GET under the spec's timeout, aborted with the caller's signal too. */
-async function fetchText(url: string, options: LoadOptions): Promise<{ status: number; ok: boolean; text: string }> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), options.timeoutMs);
-  try {
-    const response = await (options.fetcher ?? fetch)(url, {
-      headers: options.headers,
-      signal: controller.signal,
-      credentials: 'omit',
-    });
-    const text = await response.text(); // the body is under the same timeout
-    return { status: response.status, ok: response.ok, text };
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
-  }
+/** One GET under the spec's timeout (body included), aborted with the caller's signal too. */
+function fetchText(url: string, options: LoadOptions): Promise<{ status: number; ok: boolean; text: string }> {
+  return fetchWithin(url, options, async (response) => ({ status: response.status, ok: response.ok, text: await response.text() }));
 }
 
 /**
