@@ -3,7 +3,9 @@
 // touched by an ad: the ad plays on the layer's own <video> while the content is paused.
 import type { PlayerContext } from '../context';
 import { DEFAULTS } from '../core/defaults';
+import { Disposer } from '../core/dispose';
 import type { Hold, PlayerController } from '../player/controller';
+import { bindContentMediaSession } from '../player/platform';
 import { emitAdEvents } from './events';
 import { AdLayer } from './layer';
 import { adListFor, adRequestHeaders, type AdList } from './list';
@@ -31,6 +33,7 @@ export function startAds(
     muted: () => controller.store.get().muted,
     volume: () => controller.store.get().volume,
     mediaTimeoutMs: DEFAULTS.adMediaTimeoutMs,
+    restoreMediaSession: () => bindContentMediaSession(context, controller, new Disposer()), // for the page's life
     onPlaybackRequest: (listener) => controller.events.on('playbackRequested', listener), // embed/bridge
   });
   const scheduler = new AdScheduler({

@@ -16,6 +16,8 @@ export interface LayerOptions {
   // The embedding page's play/pause (spec §4: the ad pauses on {actionType: 'pause'}), origin-checked by embed/bridge
   onPlaybackRequest?(listener: (request: PlayerEvents['playbackRequested']) => void): () => void;
   onStart?(): void; // an ad's first frame is out (STARTED)
+  // Gives the media session back to the film once the ad is over (the browser cannot tell whose handlers were set)
+  restoreMediaSession?(): void;
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, attrs: Record<string, string> = {}) {
@@ -153,6 +155,7 @@ export class AdLayer {
             // as above
           }
         }
+        this.options.restoreMediaSession?.();
       }
       root.remove();
       delete container.dataset.ad;

@@ -1,7 +1,9 @@
 // What the browser offers around the video (spec §4): fullscreen (native, or stretched inside a frame on iOS),
 // picture-in-picture, AirPlay, Google Cast through the Remote Playback API, and the media session.
 import { DEFAULTS } from '../core/defaults';
+import type { PlayerContext } from '../context';
 import type { Disposer } from '../core/dispose';
+import type { PlayerController } from './controller';
 
 interface WebKitVideo extends HTMLVideoElement {
   webkitEnterFullscreen?: () => void;
@@ -134,4 +136,18 @@ export function bindMediaSession(
       // an action this browser does not know: skip it
     }
   }
+}
+
+/** The film's media session: its title and poster, play, pause and seeking through the controller. */
+export function bindContentMediaSession(context: PlayerContext, controller: PlayerController, disposer: Disposer): void {
+  bindMediaSession(
+    { title: context.content.title, artwork: context.content.posterUrl },
+    {
+      play: () => void controller.play(),
+      pause: () => controller.pause(),
+      seekTo: (seconds) => controller.seek(seconds),
+      seekBy: (seconds) => controller.seekBy(seconds),
+    },
+    disposer,
+  );
 }

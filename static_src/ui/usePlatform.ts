@@ -4,7 +4,7 @@ import { Disposer } from '../core/dispose';
 import type { PlayerContext } from '../context';
 import type { PlayerController } from '../player/controller';
 import {
-  bindMediaSession,
+  bindContentMediaSession,
   enterVideoFullscreen,
   fullscreenKind,
   pipSupported,
@@ -46,16 +46,7 @@ export function usePlatform(
     const disposer = new Disposer();
     watchRemoteTargets(video, disposer, (patch) => setRemote((previous) => ({ ...previous, ...patch })));
     disposer.listen(document, 'fullscreenchange', () => controller.setFullscreen(document.fullscreenElement === container, false));
-    bindMediaSession(
-      { title: context.content.title, artwork: context.content.posterUrl },
-      {
-        play: () => void controller.play(),
-        pause: () => controller.pause(),
-        seekTo: (seconds) => controller.seek(seconds),
-        seekBy: (seconds) => controller.seekBy(seconds),
-      },
-      disposer,
-    );
+    bindContentMediaSession(context, controller, disposer);
     return () => disposer.dispose();
   }, [controller, context, container, video]);
 

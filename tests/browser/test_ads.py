@@ -190,9 +190,12 @@ def test_a_mid_roll_plays_once_at_half_of_the_long_film(ads_app, page: Page):
     position = video_state(page)["time"]
     assert 929 <= position <= 932
     expect(page.locator("button[data-ad-control='skip']")).to_have_text("Пропустить ⏭", timeout=10_000)
+    assert page.evaluate("() => navigator.mediaSession.metadata.title") == "Объявление"
     page.locator("button[data-ad-control='skip']").click()
     wait_until_playing(page, position + 0.5)
     assert abs(video_state(page)["time"] - position) < 3  # the film goes on where it stopped
+    # the media session is the film's again (the ad's handlers and title gone)
+    assert page.evaluate("() => navigator.mediaSession.metadata.title") == page.title()
     page.evaluate("document.querySelector('video.player__video').currentTime = 900")
     wait_until_playing(page, 900)
     page.evaluate("document.querySelector('video.player__video').currentTime = 1000")
