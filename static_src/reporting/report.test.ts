@@ -13,8 +13,8 @@ function setup(dsn: string | null = 'https://key@ingest.test/1') {
     return (report: Report) => reports.push(report);
   });
   const load = jest.fn(() => Promise.resolve({ startSentry }));
-  const disposer = watchErrors({ sentryDsn: dsn, sentryProject: 'player-test' }, events, load, win);
-  return { events, win, reports, startSentry, load, disposer };
+  const watch = watchErrors({ sentryDsn: dsn, sentryProject: 'player-test' }, events, load, win);
+  return { events, win, reports, startSentry, load, watch };
 }
 
 function windowError(win: Window, error: unknown): void {
@@ -64,17 +64,18 @@ describe('watchErrors', () => {
     expect(load).not.toHaveBeenCalled();
   });
 
-  it('loads nothing before playback starts or an error happens', async () => {
+  it('loads nothing before the entry says the first frame is out, or an error happens', async () => {
     const { load, events } = setup();
     events.emit('phaseChanged', { phase: 'loading' });
+    events.emit('phaseChanged', { phase: 'playing' }); // 'playing' comes before the frame: not yet
     await settle();
     expect(load).not.toHaveBeenCalled();
   });
 
-  it('loads Sentry once playback has started, once, with the DSN and the project label', async () => {
-    const { load, events, startSentry } = setup();
-    events.emit('phaseChanged', { phase: 'playing' });
-    events.emit('phaseChanged', { phase: 'playing' });
+  it('loads Sentry once the first frame is out, once, with the DSN and the project label', async () => {
+    const { load, watch, startSentry } = setup();
+    watch.load();
+    watch.load();
     expect(load).not.toHaveBeenCalled(); // idle time, not in the frame's task
     await settle();
     expect(load).toHaveBeenCalledTimes(1);
@@ -131,8 +132,8 @@ describe('watchErrors', () => {
   });
 
   it('removes its listeners on dispose', async () => {
-    const { win, events, disposer, load } = setup();
-    disposer.dispose();
+    const { win, events, watch, load } = setup();
+    watch.dispose();
     windowError(win, new Error('x'));
     events.emit('phaseChanged', { phase: 'playing' });
     await settle();

@@ -68,19 +68,27 @@ export function reportable(error: PlayerError): boolean {
   return error.fatal && error.code !== ErrorCode.BLOCKED;
 }
 
+export interface ErrorWatch {
+  /** Loads Sentry in idle time (once): the entry calls it once the first frame is on screen. */
+  load(): void;
+  /** Removes the listeners; the page keeps them for its lifetime. */
+  dispose(): void;
+}
+
 /**
  * Watches for errors from now on when a browser DSN is configured (without one nothing is listened to, queued or
- * loaded). The returned Disposer removes the listeners; the page keeps them for its lifetime.
+ * loaded). Sentry loads when the entry says the first frame is out (`load()`), or at the first error.
  */
 export function watchErrors(
   config: Pick<RuntimeConfig, 'sentryDsn' | 'sentryProject'>,
   events: Emitter<PlayerEvents>,
   load: SentryLoader = () => import('./sentry'),
   win: Window = window,
-): Disposer {
+): ErrorWatch {
   const disposer = new Disposer();
+  const watch = { load: () => start(), dispose: () => disposer.dispose() };
   const dsn = config.sentryDsn;
-  if (!dsn) return disposer;
+  if (!dsn) return { load: () => undefined, dispose: watch.dispose };
   const queue = new ReportQueue();
   let loading = false;
   const start = () => {
@@ -116,10 +124,5 @@ export function watchErrors(
       if (reportable(error)) report(error.id, 'player', error); // the id its error screen shows
     }),
   );
-  disposer.add(
-    events.on('phaseChanged', ({ phase }) => {
-      if (phase === 'playing') start(); // the first frame is on its way: Sentry follows in idle time
-    }),
-  );
-  return disposer;
+  return watch;
 }
