@@ -102,8 +102,11 @@ describe('recordAnalytics', () => {
     const recorder = recordAnalytics(WITH_STATS, controller, () =>
       Promise.resolve({ startSession: () => (event: AnalyticsEvent) => received.push(event) }));
     await recorder?.load();
+    controller.events.emit('phaseChanged', { phase: 'playing' }); // waiting for idle time when stop() comes
     recorder?.stop();
-    controller.events.emit('phaseChanged', { phase: 'playing' });
+    controller.events.emit('phaseChanged', { phase: 'paused' });
+    dispatchEvent(new Event('pagehide'));
+    await new Promise((resolve) => setTimeout(resolve, 0)); // whenIdle's timer in jsdom
     expect(received).toEqual([]);
   });
 });
