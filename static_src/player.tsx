@@ -4,7 +4,7 @@
 // the shell then, or after the first frame when playback has started.
 
 import { recordAnalytics } from './analytics/record';
-import { adListFor, adRequestHeaders, fetchAdList } from './ads/list';
+import { AD_LIST_MISSING, adListFor, adRequestHeaders, fetchAdList } from './ads/list';
 import { createApiClient, progressApi } from './api/client';
 import { pageFingerprint, prepareFingerprint } from './api/fingerprint';
 import { readContext } from './context';
@@ -55,6 +55,7 @@ function untilPlaybackSettles(controller: PlayerController, video: HTMLVideoElem
       else done();
     };
     void engine.then(() => {
+      if (finished) return; // the deadline came first: nothing to watch
       check();
       stop = controller.store.subscribe(check);
     });
@@ -75,7 +76,7 @@ function boot(): void {
   const video = createVideo(context.content.title);
   controller.attach(video);
   connectParent(controller, context.config.parentOrigin); // events to the embedding page, its commands to the controller
-  watchErrors(context.config, controller.events); // spec §1: listens from now; Sentry itself loads after the first frame
+  const errors = watchErrors(context.config, controller.events); // spec §1: listens from now, loads Sentry later
   const analytics = recordAnalytics(context, controller); // spec §7: records from now, sends after the first frame
   // Ads (a lazy chunk): the first start plays once the pre-roll is over; the episode loads underneath it once the ad's
   // first frame is out, and hls.js is evaluated only then (the page preloads the ad path instead of hls.js). The ad
@@ -88,11 +89,12 @@ function boot(): void {
         headers: adRequestHeaders(),
         timeoutMs: DEFAULTS.vastTimeoutMs,
       }));
+      list.catch(() => undefined); // the scheduler reports a failed list; unread when the ad chunk itself failed
       return import('./ads/boot').then(({ startAds }) =>
         startAds(context, controller, container, list).preroll(contentMayLoad));
     });
   } else if (!context.config.adListUrl) {
-    console.warn('ads: ENV_AD_LIST_URL is not defined'); // spec §7: no ad list, the film plays without ads
+    console.warn(`ads: ${AD_LIST_MISSING}`); // spec §7: no ad list, the film plays without ads
   }
   let engine: Promise<void> | null = null;
   const startNow = Boolean(window.__playerStartRequested || context.autoPlay);
@@ -122,6 +124,7 @@ function boot(): void {
     // (or fails, or DEFAULTS.uiDeadlineMs passed), never while hls.js is busy producing that frame.
     const ready = playing ? untilPlaybackSettles(controller, video, engine) : Promise.resolve();
     void ready.then(() => analytics?.load());
+    void ready.then(() => errors.load()); // Sentry after the first frame (or at the first error)
     void ready.then(prepareFingerprint); // the device fingerprint in idle time, unless an API call wants it sooner
     // React and react-dom evaluate in one task, the interface's own modules in the next, the first render in a third:
     // each well under a long task, where the three together made one.

@@ -1,6 +1,7 @@
 // The ad layer (spec §4, §5): its own <video> over the player, play/pause, mute and a volume slider, the skip button,
 // the click-through over the video. Plain DOM and text only, so that it shows before React has loaded and nothing
 // from an ad document is ever read as HTML. It plays each ad the scheduler hands it and settles with its end.
+import { DEFAULTS } from '../core/defaults';
 import { Emitter, type PlayerEvents } from '../core/events';
 import { t } from '../i18n';
 import { isHttpUrl, shouldPlay } from './rules';
@@ -117,7 +118,7 @@ export class AdLayer {
       ? new IntersectionObserver((entries) => {
         this.visibleRatio = entries.at(-1)?.intersectionRatio ?? this.visibleRatio;
         decide();
-      }, { threshold: [0, 0.25, 0.51, 0.75, 1] })
+      }, { threshold: [0, 0.25, DEFAULTS.adVisibleRatio, 0.75, 1] })
       : null;
     observer?.observe(container);
     const stopRequests = this.options.onPlaybackRequest?.((request) => {

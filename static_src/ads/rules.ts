@@ -1,6 +1,7 @@
 // The spec's ad rules (§4, §5, §8, §9) as plain functions: error codes, media file choice, the skip button's state
 // (the offset itself is @dailymotion/vast-client's skipDelay, read from HH:MM:SS(.mmm) or n%), click-through URLs,
 // when a mid-roll is due and whether the ad may play. No DOM, no network.
+import { DEFAULTS } from '../core/defaults';
 
 /** Ad error codes (spec §8) with the spec's messages; `{src}` and `{reason}` are filled in by adError. */
 export const AdErrorCode = {
@@ -122,7 +123,7 @@ export function midrollDue(duration: number, currentTime: number, alreadyShown: 
  * otherwise never in a hidden document, and only while at least `threshold` of the player is in view.
  */
 export function shouldPlay(state: { hidden: boolean; visibleRatio: number; userChoice: 'play' | 'pause' | null },
-  threshold = 0.51): boolean {
+  threshold: number = DEFAULTS.adVisibleRatio): boolean {
   if (state.userChoice !== null) return state.userChoice === 'play';
   return !state.hidden && state.visibleRatio >= threshold;
 }
