@@ -4,6 +4,7 @@
 // setEpisode). It talks to that iframe only, at the player's origin only, in the schema of embed/messages.ts, and
 // stretches the iframe over the page between enterFullScreen and exitFullScreen. A classic script of its own
 // (static_src/build.mjs): window.PlayerHost.createPlayer. docs/embed.md shows it in use.
+import { Emitter } from '../core/events';
 import { parseMessage, type PlayerCommand, type PlayerEventPayloads, type PlayerEventType } from './messages';
 
 export type { PlayerEventPayloads, PlayerEventType } from './messages';
@@ -92,7 +93,7 @@ export function createPlayer(container: Element | string, options: PlayerOptions
   iframe.title = options.title ?? 'Видеоплеер';
   iframe.setAttribute('allow', ALLOW);
   iframe.setAttribute('allowfullscreen', '');
-  const listeners = new Map<PlayerEventType, Set<Listener<never>>>();
+  const listeners = new Emitter<PlayerEventPayloads>();
   let queue: PlayerCommand[] | null = []; // null once the player said it is ready
   let saved: string | null = null; // the iframe's own style while stretched
 
@@ -124,13 +125,7 @@ export function createPlayer(container: Element | string, options: PlayerOptions
     } else if (message.type === 'enterFullScreen' || message.type === 'exitFullScreen') {
       stretch(message.type === 'enterFullScreen');
     }
-    for (const listener of [...(listeners.get(message.type) ?? [])]) {
-      try {
-        listener(message.payload as never);
-      } catch (error) {
-        console.error(`PlayerHost: a ${message.type} listener failed`, error);
-      }
-    }
+    listeners.emit(message.type, message.payload as never); // a failing listener is logged, the others still run
   };
   win.addEventListener('message', onMessage);
   host.append(iframe);
@@ -138,11 +133,10 @@ export function createPlayer(container: Element | string, options: PlayerOptions
   return {
     iframe,
     on(type, listener) {
-      if (!listeners.has(type)) listeners.set(type, new Set());
-      listeners.get(type)?.add(listener as Listener<never>);
+      listeners.on(type, listener);
     },
     off(type, listener) {
-      listeners.get(type)?.delete(listener as Listener<never>);
+      listeners.off(type, listener);
     },
     play: () => send({ actionType: 'play' }),
     pause: () => send({ actionType: 'pause' }),
