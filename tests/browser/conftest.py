@@ -19,16 +19,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from flask import Flask
+from flask import Blueprint, Flask
 from flask_migrate import upgrade
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from sqlalchemy import delete
 from werkzeug.serving import make_server
 
 from app import create_app
 from app.config import Settings
+from app.demo.ads import generate_creatives, seed_ads
 from app.demo.media import generate
 from app.demo.seed import seed_demo
 from app.extensions import db
+from app.models import AdPlacement, AdTrackingHit
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 # The flags this machine needs: no sandbox as root, and no calls home (the network is closed).
@@ -82,6 +85,35 @@ def serving(app: Flask) -> Iterator[str]:
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def place(app: Flask, *placements: AdPlacement) -> None:
+    """Only these ad placements, and no tracking hits yet."""
+    with app.app_context():
+        db.session.execute(delete(AdPlacement))
+        db.session.execute(delete(AdTrackingHit))
+        db.session.add_all(placements)
+        db.session.commit()
+
+
+@contextmanager
+def ads_server(
+    database_url: str, media_root: Path, *placements: AdPlacement, blueprints: tuple[Blueprint, ...] = ()
+) -> Iterator[tuple[Flask, str]]:
+    """An application of its own with the demo catalogue and the demo ads (creatives generated, cached), served on a
+    free port: yields the app and its origin. With ``placements``, only those."""
+    generate_creatives(media_root)
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "MEDIA_ROOT": str(media_root)})
+    for blueprint in blueprints:
+        app.register_blueprint(blueprint)
+    with app.app_context():
+        upgrade()
+        seed_demo()
+        seed_ads()
+    if placements:
+        place(app, *placements)
+    with serving(app) as origin:
+        yield app, origin
 
 
 @pytest.fixture(scope="session")

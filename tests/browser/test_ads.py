@@ -9,16 +9,12 @@ from urllib.parse import parse_qs
 
 import pytest
 from flask import Blueprint, Flask, Response, request
-from flask_migrate import upgrade
 from playwright.sync_api import Page, expect
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
-from app import create_app
-from app.demo.ads import generate_creatives, seed_ads
-from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import AdPlacement, AdPosition, AdTrackingHit
-from tests.browser.conftest import serving
+from tests.browser.conftest import ads_server, place
 from tests.browser.helpers import video_state, wait_until_playing
 
 LONG_FILM = 1
@@ -79,24 +75,8 @@ def fault(kind: str) -> Response:
 
 @pytest.fixture(scope="module")
 def ads_app(make_database: Callable[[str], str], assets_built, demo_media) -> Iterator[tuple[Flask, str]]:
-    generate_creatives(demo_media)
-    app = create_app({"TESTING": True, "DATABASE_URL": make_database("ads"), "MEDIA_ROOT": str(demo_media)})
-    app.register_blueprint(faults)
-    with app.app_context():
-        upgrade()
-        seed_demo()
-        seed_ads()
-    with serving(app) as origin:
-        yield app, origin
-
-
-def place(app: Flask, *placements: AdPlacement) -> None:
-    """Only these placements, and no hits yet."""
-    with app.app_context():
-        db.session.execute(delete(AdPlacement))
-        db.session.execute(delete(AdTrackingHit))
-        db.session.add_all(placements)
-        db.session.commit()
+    with ads_server(make_database("ads"), demo_media, blueprints=(faults,)) as served:
+        yield served
 
 
 def hits(app: Flask) -> list[tuple[str, str, str, float]]:

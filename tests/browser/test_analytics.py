@@ -11,16 +11,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from flask import Flask
-from flask_migrate import upgrade
 from playwright.sync_api import Page, expect
-from sqlalchemy import delete
 
-from app import create_app
-from app.demo.ads import generate_creatives, seed_ads
-from app.demo.seed import seed_demo
-from app.extensions import db
-from app.models import AdPlacement, AdPosition, AdTrackingHit
-from tests.browser.conftest import serving
+from app.models import AdPlacement, AdPosition
+from tests.browser.conftest import ads_server
 from tests.browser.helpers import (
     choice,
     click_control,
@@ -174,23 +168,14 @@ def test_an_error_sends_its_type_network_class_buffer_and_dropped_frames(page: P
 
 
 @pytest.fixture(scope="module")
-def ads_server(make_database: Callable[[str], str], assets_built, demo_media) -> Iterator[tuple[Flask, str]]:
-    generate_creatives(demo_media)
-    app = create_app({"TESTING": True, "DATABASE_URL": make_database("analytics"), "MEDIA_ROOT": str(demo_media)})
-    with app.app_context():
-        upgrade()
-        seed_demo()
-        seed_ads()
-        db.session.execute(delete(AdPlacement))
-        db.session.execute(delete(AdTrackingHit))
-        db.session.add(AdPlacement(position=AdPosition.PREROLL, creative_id=1, content_id=FILM))  # 15 s, skip at 5 s
-        db.session.commit()
-    with serving(app) as origin:
-        yield app, origin
+def preroll_server(make_database: Callable[[str], str], assets_built, demo_media) -> Iterator[tuple[Flask, str]]:
+    preroll = AdPlacement(position=AdPosition.PREROLL, creative_id=1, content_id=FILM)  # 15 s, skip at 5 s
+    with ads_server(make_database("analytics"), demo_media, preroll) as served:
+        yield served
 
 
-def test_a_pre_roll_sends_its_videoplayer_events_with_the_ad_fields(page: Page, ads_server):
-    _, base = ads_server
+def test_a_pre_roll_sends_its_videoplayer_events_with_the_ad_fields(page: Page, preroll_server):
+    _, base = preroll_server
     page.add_init_script(RECORDER)
     page.context.route("https://example.com/**", lambda route: route.fulfill(body="advertiser"))
     opened = time.monotonic()

@@ -8,16 +8,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from flask import Flask
-from flask_migrate import upgrade
 from playwright.sync_api import Page, expect
-from sqlalchemy import delete
 
-from app import create_app
-from app.demo.ads import generate_creatives, seed_ads
-from app.demo.seed import seed_demo
-from app.extensions import db
 from app.models import AdPlacement, AdPosition
-from tests.browser.conftest import serving
+from tests.browser.conftest import ads_server
 from tests.browser.helpers import wait_until_playing
 
 FILM, SKIPPABLE = 1, 1
@@ -32,17 +26,9 @@ document.addEventListener('securitypolicyviolation',
 
 @pytest.fixture(scope="module")
 def csp_app(make_database: Callable[[str], str], assets_built, demo_media) -> Iterator[tuple[Flask, str]]:
-    generate_creatives(demo_media)
-    app = create_app({"TESTING": True, "DATABASE_URL": make_database("csp"), "MEDIA_ROOT": str(demo_media)})
-    with app.app_context():
-        upgrade()
-        seed_demo()
-        seed_ads()
-        db.session.execute(delete(AdPlacement))
-        db.session.add(AdPlacement(position=AdPosition.PREROLL, creative_id=SKIPPABLE, content_id=FILM))
-        db.session.commit()
-    with serving(app) as origin:
-        yield app, origin
+    preroll = AdPlacement(position=AdPosition.PREROLL, creative_id=SKIPPABLE, content_id=FILM)
+    with ads_server(make_database("csp"), demo_media, preroll) as served:
+        yield served
 
 
 def test_a_pre_roll_then_the_film_play_under_the_policy_without_a_violation(csp_app, page: Page):
