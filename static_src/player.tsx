@@ -62,6 +62,18 @@ function untilPlaybackSettles(controller: PlayerController, video: HTMLVideoElem
   });
 }
 
+/** Resolves at the first presented frame of a start that has not happened yet (the viewer's click). */
+function firstFrame(controller: PlayerController, video: HTMLVideoElement): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = controller.store.subscribe(() => {
+      if (controller.store.get().phase !== 'playing') return;
+      stop();
+      if (typeof video.requestVideoFrameCallback === 'function') video.requestVideoFrameCallback(() => resolve());
+      else resolve();
+    });
+  });
+}
+
 function boot(): void {
   const container = document.getElementById('player');
   const root = document.getElementById('player-ui');
@@ -124,7 +136,8 @@ function boot(): void {
     // (or fails, or DEFAULTS.uiDeadlineMs passed), never while hls.js is busy producing that frame.
     const ready = playing ? untilPlaybackSettles(controller, video, engine) : Promise.resolve();
     void ready.then(() => analytics?.load());
-    void ready.then(() => errors.load()); // Sentry after the first frame (or at the first error)
+    // Sentry after the film's first frame, whenever the viewer starts it (or at the first error), never at page open
+    void (playing ? ready : firstFrame(controller, video)).then(() => errors.load());
     void ready.then(prepareFingerprint); // the device fingerprint in idle time, unless an API call wants it sooner
     // React and react-dom evaluate in one task, the interface's own modules in the next, the first render in a third:
     // each well under a long task, where the three together made one.
