@@ -283,7 +283,6 @@ def test_a_claimed_origin_gets_nothing_and_commands_nothing(servers, publisher_p
     only there; the page that really embeds it hears nothing and is not obeyed."""
     app, player_origin, publisher_origin, third_origin = servers
     app.config["PUBLISHER_ORIGINS"] = f"{publisher_origin},{third_origin}"  # the liar may frame the player
-    page.context.add_init_script(WATCH)
     page.goto(f"{third_origin}/publisher/page.html?player={player_origin}&third={third_origin}")
     page.evaluate("""([player, claimed]) => {
       const iframe = document.createElement('iframe');
