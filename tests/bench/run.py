@@ -31,14 +31,13 @@ from typing import Any
 from app.config import INSTANCE_DIR, PROJECT_ROOT
 from tests.bench.sizes import BUDGET_FILE, DIST, Sizes, check_budget, inline_text, load_budget, measure, report
 from tests.bench.wsgi import PLAYER_PATH
-from tests.browser.conftest import CHROMIUM
-from tests.browser.conftest import LAUNCH_ARGS as BROWSER_FLAGS
+from tests.browser.chromium import CHROMIUM, QUIET_FEATURES, launch
+from tests.browser.chromium import LAUNCH_ARGS as BROWSER_FLAGS
 
-# The browser tests' Chromium and flags, plus autoplay without a gesture (the player's auto_play=1, the bare page).
-LAUNCH_ARGS = [
-    *BROWSER_FLAGS,
-    "--autoplay-policy=no-user-gesture-required",
-]
+# The browser tests' Chromium and flags (tests/browser/chromium.py: QUIET_FEATURES off too), plus autoplay without a
+# gesture (the player's auto_play=1, the bare page).
+AUTOPLAY = ["--autoplay-policy=no-user-gesture-required"]
+LAUNCH_ARGS = [*BROWSER_FLAGS, *AUTOPLAY]
 VIEWPORT = {"width": 1280, "height": 720}
 SETTLE_MS = 1000  # after the first frame (or paint): long tasks running then are reported, late ones land
 
@@ -876,7 +875,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.rounds} rounds, heavy {', '.join(str(r + 1) for r in heavy_rounds) or 'none'}; "
               f"profiles {', '.join(profiles)}", flush=True)
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=args.chromium, args=LAUNCH_ARGS, headless=True)
+            browser = launch(playwright, args.chromium, AUTOPLAY, headless=True)
             chromium_version = browser.version
             print("warm-up (discarded):", end="", flush=True)
             for profile in profiles:
@@ -911,6 +910,7 @@ def main(argv: list[str] | None = None) -> int:
                     "timeoutSeconds": args.timeout, "playbackSeconds": args.playback, "settleMs": SETTLE_MS,
                     "viewport": VIEWPORT},
         "heavyRounds": [r + 1 for r in heavy_rounds], "chromium": chromium_version, "launchArgs": LAUNCH_ARGS,
+        "disabledFeatures": QUIET_FEATURES,
         "profiles": {p: PROFILES[p].__dict__ for p in profiles}, "urls": urls, "stream": stream,
         "htmlSizes": html_sizes, "warmupSlowestMs": slowest, "buildMtime": start_build,
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "load": os.getloadavg()},

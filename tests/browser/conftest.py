@@ -12,7 +12,6 @@ localStorage. Tests that read progress back use a server of their own (tests/bro
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,19 +31,8 @@ from app.demo.media import generate
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import AdPlacement, AdTrackingHit
+from tests.browser.chromium import CHROMIUM, launch
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-# The flags this machine needs: no sandbox as root, and no calls home (the network is closed).
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--mute-audio",
-]
 DESKTOP = {"width": 960, "height": 540}
 
 
@@ -66,7 +54,7 @@ def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        browser = launch(playwright)
         yield browser
         browser.close()
 
