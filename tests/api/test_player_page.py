@@ -219,6 +219,17 @@ def test_module_preloads_name_each_chunk_once_and_hls_only_with_auto_play(client
     assert hls.script not in clicked
 
 
+def test_with_auto_play_the_first_frames_chunk_is_asked_for_before_the_entrys_files(client, demo_catalogue, app):
+    app.config["AD_LIST_URL"] = ""
+    manifest = app.extensions["assets_manifest"]
+    hls, entry = manifest.entry("hls.mjs"), manifest.entry("player.tsx")
+    head = client.get("/?movie_id=1&auto_play=1").text.split("</head>")[0]
+    urls = re.findall(r'<link rel="(?:modulepreload|preload)"[^>]* href="([^"]+)"', head)
+    urls += re.findall(r'<script type="module" src="([^"]+)"', head)
+    later = [*entry.preloads, *entry.styles, entry.script]
+    assert all(urls.index(hls.script) < urls.index(href) for href in later), urls
+
+
 def test_with_auto_play_and_an_ad_list_the_ad_path_is_preloaded_instead_of_hls(client, demo_catalogue, app):
     manifest = app.extensions["assets_manifest"]
     ads, hls = manifest.entry("boot.ts"), manifest.entry("hls.mjs")
