@@ -2,7 +2,7 @@
 // (meta.json), which the server reads to write its script and style tags. `node static_src/build.mjs`.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
@@ -19,7 +19,7 @@ rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 copyFileSync(workerSource, `${outdir}/${workerName}`);
 
-const result = await esbuild.build({
+const options = {
   entryPoints: ['static_src/player.tsx', 'static_src/demo.ts', 'static_src/styles/shell.css'],
   outdir,
   bundle: true,
@@ -30,7 +30,7 @@ const result = await esbuild.build({
   assetNames: 'media/[name]-[hash]',
   minify: true,
   sourcemap: 'linked',
-  target: ['es2020', 'chrome87', 'firefox78', 'safari15'],
+  target: ['chrome87', 'firefox78', 'safari15'],
   jsx: 'automatic',
   define: {
     'process.env.NODE_ENV': '"production"',
@@ -45,7 +45,35 @@ const result = await esbuild.build({
   },
   metafile: true,
   logLevel: 'warning',
-});
+};
+
+// esbuild makes a chunk for every distinct set of entry points (dynamic imports included) that share modules, so the
+// modules the entry shares with one lazy chunk or another came as five small files, each one more request before the
+// entry could run (on HTTP/1.1, six connections a host, that pushed the hls.js chunk into a second round trip). A
+// first pass finds them; the second has every lazy module of ours import all of them, which gives them one set of
+// importers and so one chunk. Nothing is loaded twice: the entry has loaded that chunk before any lazy one needs it.
+const probe = await esbuild.build({ ...options, write: false });
+const entryOutput = Object.values(probe.metafile.outputs).find((output) => output.entryPoint === 'static_src/player.tsx');
+const sharedModules = entryOutput.imports
+  .filter((record) => record.kind === 'import-statement')
+  .flatMap((record) => Object.keys(probe.metafile.outputs[record.path].inputs));
+const lazyModules = new Set(
+  Object.values(probe.metafile.outputs)
+    .map((output) => output.entryPoint)
+    .filter((entry) => entry?.startsWith('static_src/') && !options.entryPoints.includes(entry)),
+);
+const importShared = {
+  name: 'import-shared',
+  setup(build) {
+    build.onLoad({ filter: /static_src\/.*\.tsx?$/ }, (args) => {
+      const path = relative(process.cwd(), args.path);
+      if (!lazyModules.has(path)) return undefined;
+      const imports = sharedModules.map((module) => `import ${JSON.stringify(resolve(module))};`).join('\n');
+      return { contents: `${readFileSync(args.path, 'utf8')}\n${imports}\n`, loader: path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+};
+const result = await esbuild.build({ ...options, plugins: [importShared] });
 // The down-mix audio worklet lives at a fixed address (/processing/down-mix-processor.js): no hash, no imports.
 await esbuild.build({
   entryPoints: ['static_src/processing/down-mix-processor.ts'],
