@@ -1,10 +1,11 @@
 // The engine adapter: hls.js (a lazy chunk) where Media Source Extensions exist, native HLS otherwise.
 // It reports tracks and failures through callbacks and takes track choices; it never touches the UI.
 import type Hls from 'hls.js';
-import type { ErrorData, HlsConfig, MediaPlaylist } from 'hls.js';
+import type { ErrorData, HlsConfig, MediaPlaylist, PlaylistLoaderConstructor } from 'hls.js';
 import { HLS_CONFIG } from '../core/defaults';
 import { ErrorCode, playerError, type PlayerError } from '../core/errors';
 import { yieldToMain } from '../core/timing';
+import { PlaylistPrefetch, prefetchingLoader } from './prefetch';
 import type { LevelInfo } from './quality';
 
 declare const __HLS_WORKER__: string; // the hashed name of hls.js's worker, set by the build
@@ -41,6 +42,7 @@ export interface EngineOptions extends EngineCallbacks {
 
 type HlsModule = typeof import('hls.js');
 let hlsModule: Promise<HlsModule> | null = null;
+const playlists = new PlaylistPrefetch(); // the master playlist, fetched while the hls.js chunk is evaluated
 
 export function mseAvailable(win: Window & typeof globalThis = window): boolean {
   const MSE = win.ManagedMediaSource ?? win.MediaSource;
@@ -66,6 +68,7 @@ function loadHls(): Promise<HlsModule> {
 
 export async function attachSource(video: HTMLVideoElement, src: string, options: EngineOptions): Promise<Engine> {
   if (mseAvailable()) {
+    playlists.start(src);
     const { default: HlsClass } = await loadHls();
     await yieldToMain(); // evaluating hls.js was one long task already: starting it is the next one
     if (HlsClass.isSupported()) return attachHls(HlsClass, video, src, options);
@@ -99,6 +102,7 @@ function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, o
     ...HLS_CONFIG,
     workerPath: options.assetsPath + __HLS_WORKER__,
     startPosition: options.startPosition ?? -1,
+    pLoader: prefetchingLoader(HlsClass.DefaultConfig.loader as PlaylistLoaderConstructor, playlists),
   };
   // hls.js starts its worker only when the first fragment has arrived; fetched now (immutable, precompressed), it
   // comes from the HTTP cache then instead of adding a round trip before the first frame.

@@ -2,7 +2,7 @@
 
 import re
 
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, Request, Route, expect
 
 from tests.browser.helpers import NEXT_FRAME, video_state, wait_until_playing
 
@@ -59,6 +59,38 @@ def test_a_click_plays_the_film_through_hls_js(live_server, page):
     assert len(hls_chunks) == 1, "hls.js must come as its own lazy chunk"
     assert masters == [f"{live_server}/media/titles/film-long/master.json"]
     assert failed == []
+    assert page.errors == []
+
+
+def test_the_master_playlist_is_asked_for_once_while_hls_js_is_still_loading(live_server, page):
+    playlists = []
+
+    def note(request: Request) -> None:
+        if ".m3u8" in request.url:
+            playlists.append((request.url.rsplit("/", 1)[-1], request.resource_type))
+
+    page.on("request", note)
+    hls_chunk = re.compile(r"/assets/chunks/hls-\w+\.js$")
+
+    def slow_hls(route: Route) -> None:  # hls.js is held until the manifest is asked for (10 s at most)
+        for _ in range(100):
+            if playlists:
+                break
+            page.wait_for_timeout(100)
+        route.continue_()
+
+    page.route(hls_chunk, slow_hls)
+    page.goto(f"{live_server}/?movie_id=1")
+    page.click("button[data-player-start]")
+    wait_until_playing(page)
+    order = page.evaluate("""() => performance.getEntriesByType('resource')
+        .filter((e) => /master\\.m3u8$|hls-\\w+\\.js$/.test(e.name))
+        .map((e) => [e.name, e.startTime, e.responseEnd])""")
+    (manifest,) = [entry for entry in order if entry[0].endswith(".m3u8")]
+    (chunk,) = [entry for entry in order if entry[0].endswith(".js")]
+    assert manifest[1] < chunk[2], "the manifest was asked for before the hls.js chunk had arrived"
+    assert playlists[0] == ("master.m3u8", "fetch")
+    assert [name for name, _ in playlists].count("master.m3u8") == 1, "hls.js took the prefetched manifest"
     assert page.errors == []
 
 
