@@ -16,18 +16,9 @@ import { DEFAULTS } from './core/defaults';
 import { yieldToMain } from './core/timing';
 import { watchErrors } from './reporting/report';
 import { createVideo, reflectPhase } from './ui/shellState';
+import { applyStyles } from './ui/styles';
 import './styles/controls.css';
 import './styles/ads.css';
-
-/** The controls' stylesheet, preloaded by the page without blocking its first paint, applied now. */
-function applyStyles(): void {
-  for (const preload of document.querySelectorAll<HTMLLinkElement>('link[data-player-styles]')) {
-    const sheet = document.createElement('link');
-    sheet.rel = 'stylesheet';
-    sheet.href = preload.href;
-    document.head.append(sheet);
-  }
-}
 
 /**
  * Resolves once playback has settled: the first frame is on screen (requestVideoFrameCallback; 'playing' alone comes
@@ -117,7 +108,6 @@ function boot(): void {
 
   afterFirstPaint(() => {
     container.prepend(video);
-    applyStyles();
     reflectPhase(container, controller.store); // for the page's lifetime: nothing to tear down
     // Until the interface mounts, the shell's start button is served from here (the page's early script stands down).
     const onStart = (event: MouseEvent) => {
@@ -130,6 +120,7 @@ function boot(): void {
     engine ??= ads ? Promise.resolve() : preloadEngine(); // with ads the controller loads hls.js under the pre-roll
     const playing = startNow || window.__playerStartRequested; // a click may have come in before the paint
     if (playing && !startNow) void controller.start();
+    if (!playing) applyStyles(); // the interface mounts now (ui/styles.ts)
 
     // When playback starts at once, the first frame goes first: React's evaluation is one long task (~100 ms on a
     // fast machine, far more on a slow phone), so the interface chunk is fetched and mounted once the video plays
@@ -142,6 +133,7 @@ function boot(): void {
     // React and react-dom evaluate in one task, the interface's own modules in the next, the first render in a third:
     // each well under a long task, where the three together made one.
     void ready
+      .then(() => applyStyles())
       .then(() => import('react-dom/client'))
       .then(() => yieldToMain())
       .then(() => import('./ui/mount'))

@@ -6,6 +6,7 @@ import { DEFAULTS } from '../core/defaults';
 import { Disposer } from '../core/dispose';
 import type { Hold, PlayerController } from '../player/controller';
 import { bindContentMediaSession } from '../player/platform';
+import { applyStyles } from '../ui/styles';
 import { emitAdEvents } from './events';
 import { AdLayer } from './layer';
 import { adListFor, adRequestHeaders, type AdList } from './list';
@@ -22,6 +23,7 @@ export interface Ads {
 export function startAds(
   context: PlayerContext, controller: PlayerController, container: HTMLElement, list?: Promise<AdList>,
 ): Ads {
+  applyStyles(); // the ad layer's styles, before its first ad (ui/styles.ts)
   const probe = document.createElement('video');
   let contentMayLoad: (() => void) | null = null;
   const layer = new AdLayer({

@@ -53,11 +53,16 @@ def test_script_and_style_tags_come_from_the_build(client, demo_catalogue, app):
     again = head_of(client.get("/?movie_id=1").get_data(as_text=True))
     assert re.findall(r'<style nonce="([^"]+)">', again) != nonces[:1]  # a fresh nonce per response
 
-    # The controls' styles are preloaded (the bundle applies them on mount): nothing blocks the first paint.
+    # The controls' styles are named on #player for the bundle to apply (static_src/ui/styles.ts) and preloaded when
+    # the viewer is to press play; nothing blocks the first paint.
     assert player.styles, "the player entry has a stylesheet"
+    assert f'data-styles="{" ".join(player.styles)}"' in html
     for href in player.styles:
-        assert f'<link rel="preload" as="style" href="{href}" data-player-styles>' in head
+        assert f'<link rel="preload" as="style" href="{href}">' in head
     assert not re.search(r"<link[^>]*rel=\"?stylesheet", html)
+    autoplay = client.get("/?movie_id=1&auto_play=1").get_data(as_text=True)
+    assert f'data-styles="{" ".join(player.styles)}"' in autoplay
+    assert not any(href in head_of(autoplay) for href in player.styles), "asked for after the first frame"
 
 
 def test_error_pages_link_no_stylesheet(client, demo_catalogue, app):
@@ -226,7 +231,7 @@ def test_with_auto_play_the_first_frames_chunk_is_asked_for_before_the_entrys_fi
     head = client.get("/?movie_id=1&auto_play=1").text.split("</head>")[0]
     urls = re.findall(r'<link rel="(?:modulepreload|preload)"[^>]* href="([^"]+)"', head)
     urls += re.findall(r'<script type="module" src="([^"]+)"', head)
-    later = [*entry.preloads, *entry.styles, entry.script]
+    later = [*entry.preloads, entry.script]
     assert all(urls.index(hls.script) < urls.index(href) for href in later), urls
 
 

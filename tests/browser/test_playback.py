@@ -1,9 +1,16 @@
 """The thin slice in real Chromium: the shell paints without JavaScript, a click plays the chosen episode."""
 
 import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import pytest
+from flask_migrate import upgrade
 from playwright.sync_api import Page, Request, Route, expect
 
+from app import create_app
+from app.demo.seed import seed_demo
+from tests.browser.conftest import serving
 from tests.browser.helpers import NEXT_FRAME, video_state, wait_until_playing
 
 SHELL = ["img.player__poster-img", "h1.player__title", "button[data-player-start]", ".player__start-icon"]
@@ -92,6 +99,33 @@ def test_the_master_playlist_is_asked_for_once_while_hls_js_is_still_loading(liv
     assert playlists[0] == ("master.m3u8", "fetch")
     assert [name for name, _ in playlists].count("master.m3u8") == 1, "hls.js took the prefetched manifest"
     assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def no_ads_server(make_database: Callable[[str], str], assets_built: Path, demo_media: Path) -> Iterator[str]:
+    """The demo catalogue on a server without an ad list (AD_LIST_URL empty): the film is the first frame."""
+    app = create_app({"TESTING": True, "DATABASE_URL": make_database("no-ads"), "MEDIA_ROOT": str(demo_media),
+                      "AD_LIST_URL": ""})
+    with app.app_context():
+        upgrade()
+        seed_demo()
+    with serving(app) as origin:
+        yield origin
+
+
+def test_with_auto_play_the_interface_styles_are_asked_for_after_the_first_frame(no_ads_server, page):
+    page.add_init_script("addEventListener('playing', () => { window.__playingAt ??= performance.now(); }, true)")
+    page.goto(f"{no_ads_server}/?movie_id=1&auto_play=1")
+    page.wait_for_selector("#player[data-layout]", state="attached")  # the interface has mounted
+    timing = page.evaluate("""() => ({
+        playing: window.__playingAt,
+        sheets: performance.getEntriesByType('resource').filter((e) => /\\.css$/.test(e.name)).map((e) => e.startTime),
+        linked: [...document.querySelectorAll('link[rel=stylesheet]')].map((l) => l.sheet !== null),
+    })""")
+    assert len(timing["sheets"]) == 1 and timing["sheets"][0] > timing["playing"], timing
+    assert timing["linked"] == [True]
+    controls = page.locator(".player__controls")
+    assert controls.evaluate("el => getComputedStyle(el).position") == "absolute"  # styled by the sheet
 
 
 def test_the_chosen_episode_plays_and_subtitles_come_from_the_master(live_server, page):
