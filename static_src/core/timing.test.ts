@@ -1,4 +1,4 @@
-import { throttle } from './timing';
+import { nextTask, throttle } from './timing';
 
 describe('throttle', () => {
   function setup(ms = 1000) {
@@ -67,5 +67,35 @@ describe('throttle', () => {
     } finally {
       now.mockRestore();
     }
+  });
+});
+
+describe('nextTask', () => {
+  const global = globalThis as { scheduler?: unknown };
+
+  afterEach(() => {
+    delete global.scheduler;
+    jest.useRealTimers();
+  });
+
+  it("posts a 'user-blocking' task where the Prioritized Task Scheduling API exists", () => {
+    const postTask = jest.fn((fn: () => void) => Promise.resolve(fn()));
+    global.scheduler = { postTask };
+    const fn = jest.fn();
+
+    nextTask(fn);
+
+    expect(postTask).toHaveBeenCalledWith(fn, { priority: 'user-blocking' });
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('falls back to a zero timer: never in the calling task', () => {
+    jest.useFakeTimers();
+    const fn = jest.fn();
+
+    nextTask(fn);
+    expect(fn).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(0);
+    expect(fn).toHaveBeenCalledTimes(1);
   });
 });

@@ -20,6 +20,17 @@ export function yieldToMain(): Promise<void> {
 }
 
 /**
+ * Runs `fn` in a task of its own, ahead of timers and other ordinary tasks (scheduler.postTask's 'user-blocking'), or
+ * after a zero timer where there is no Prioritized Task Scheduling (Safari, Firefox before 142). One-shot.
+ */
+export function nextTask(fn: () => void): void {
+  const scheduler = (globalThis as { scheduler?: { postTask?: (fn: () => void, options: object) => Promise<void> } })
+    .scheduler;
+  if (typeof scheduler?.postTask === 'function') void scheduler.postTask(fn, { priority: 'user-blocking' });
+  else setTimeout(fn, 0);
+}
+
+/**
  * Runs `fn` once, in idle time (requestIdleCallback, by DEFAULTS.idleTimeoutMs at the latest), or after a zero
  * timer where the browser has no idle callbacks (Safari). One-shot: nothing to tear down.
  */

@@ -11,6 +11,7 @@ import type {
   PlaylistLoaderConstructor,
   PlaylistLoaderContext,
 } from 'hls.js';
+import { nextTask } from '../core/timing';
 
 /** A playlist fetched ahead of hls.js: its text, or null when it failed (hls.js then asks the network itself). */
 interface Prefetched {
@@ -58,7 +59,8 @@ type PlaylistLoader = Loader<PlaylistLoaderContext>;
 
 /**
  * hls.js's playlist loader (`pLoader`) over `Base` (its default loader): the manifest comes from `prefetch` when it has
- * it, in a task of its own (so parsing it never joins the task that started hls.js), with hls.js's own load timeout.
+ * it, in a task of its own (so parsing it never joins the task that started hls.js) that goes before timers and the
+ * like, with hls.js's own load timeout.
  */
 export function prefetchingLoader(
   Base: new (config: HlsConfig) => PlaylistLoader,
@@ -99,7 +101,7 @@ export function prefetchingLoader(
       void prefetched.then((response) => {
         if (this.callbacks !== callbacks) return; // aborted, destroyed or timed out meanwhile
         clearTimeout(this.timer);
-        this.timer = setTimeout(() => {
+        nextTask(() => {
           if (this.callbacks !== callbacks) return;
           if (!response) return toNetwork();
           stats.loading.first = Math.max(response.first, stats.loading.start);
@@ -108,7 +110,7 @@ export function prefetchingLoader(
           stats.bwEstimate = (stats.total * 8000) / Math.max(1, stats.loading.end - stats.loading.first);
           this.callbacks = null;
           callbacks.onSuccess({ url: response.url, data: response.text, code: response.status }, stats, context, null);
-        }, 0);
+        });
       });
     }
 
