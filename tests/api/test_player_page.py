@@ -216,7 +216,7 @@ def test_an_unexpected_failure_on_the_page_shows_an_error_id_and_reload(client, 
 
 def test_module_preloads_name_each_chunk_once_and_hls_only_with_auto_play(client, demo_catalogue, app):
     app.config["AD_LIST_URL"] = ""  # no ads: the first frame is the film's
-    hls = app.extensions["assets_manifest"].entry("hls.mjs")
+    hls = app.extensions["assets_manifest"].entry("hls.ts")
     autoplay = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1&auto_play=1").text)
     assert len(autoplay) == len(set(autoplay)), "a chunk the entry and hls.js share is preloaded once"
     assert hls.script in autoplay
@@ -227,7 +227,7 @@ def test_module_preloads_name_each_chunk_once_and_hls_only_with_auto_play(client
 def test_with_auto_play_the_first_frames_chunk_is_asked_for_before_the_entrys_files(client, demo_catalogue, app):
     app.config["AD_LIST_URL"] = ""
     manifest = app.extensions["assets_manifest"]
-    hls, entry = manifest.entry("hls.mjs"), manifest.entry("player.tsx")
+    hls, entry = manifest.entry("hls.ts"), manifest.entry("player.tsx")
     head = client.get("/?movie_id=1&auto_play=1").text.split("</head>")[0]
     urls = re.findall(r'<link rel="(?:modulepreload|preload)"[^>]* href="([^"]+)"', head)
     urls += re.findall(r'<script type="module" src="([^"]+)"', head)
@@ -237,7 +237,7 @@ def test_with_auto_play_the_first_frames_chunk_is_asked_for_before_the_entrys_fi
 
 def test_with_auto_play_and_an_ad_list_the_ad_path_is_preloaded_instead_of_hls(client, demo_catalogue, app):
     manifest = app.extensions["assets_manifest"]
-    ads, hls = manifest.entry("boot.ts"), manifest.entry("hls.mjs")
+    ads, hls = manifest.entry("boot.ts"), manifest.entry("hls.ts")
     autoplay = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1&auto_play=1").text)
     assert ads.script in autoplay and len(autoplay) == len(set(autoplay))
     assert hls.script not in autoplay, "hls.js loads under the pre-roll, after its first frame"

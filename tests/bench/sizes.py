@@ -30,7 +30,10 @@ from app.config import PROJECT_ROOT
 DIST = PROJECT_ROOT / "app" / "static" / "dist"
 BUDGET_FILE = PROJECT_ROOT / "static_src" / "size-budget.json"
 ENTRY = "static_src/player.tsx"
-VENDOR_PACKAGES = ("react", "react-dom", "scheduler", "hls.js")
+# hls.js and the packages it bundles (static_src/build.mjs builds it from its sources)
+HLS_PACKAGES = ("hls.js", "eventemitter3", "url-toolkit", "@svta/cml-cmcd", "@svta/cml-id3", "@svta/cml-utils",
+                "@svta/cml-structured-field-values")
+VENDOR_PACKAGES = ("react", "react-dom", "scheduler", *HLS_PACKAGES)
 ENGINE_PACKAGE = "hls.js"
 BROTLI_QUALITY = 11
 

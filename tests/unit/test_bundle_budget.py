@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import PurePosixPath
+
 import pytest
 
-from tests.bench.sizes import BUDGET_FILE, DIST, NotBuilt, check_budget, load_budget, measure, report
+from app.config import PROJECT_ROOT
+from tests.bench.sizes import (
+    BUDGET_FILE,
+    DIST,
+    HLS_PACKAGES,
+    NotBuilt,
+    check_budget,
+    load_budget,
+    measure,
+    report,
+)
 
 
 @pytest.fixture(scope="module")
@@ -87,3 +100,20 @@ def test_roles_and_own_share_from_a_metafile(tmp_path):
     assert not check_budget(sizes, budget)[0].ok
     assert package_of("node_modules/@scope/pkg/index.js") == "@scope/pkg"
     assert package_of("static_src/player.tsx") is None
+
+
+def test_the_packages_hls_js_bundles_are_the_versions_it_was_released_with():
+    """static_src/build.mjs builds hls.js from its sources, which import these packages; its release pins them."""
+    ours = json.loads((PROJECT_ROOT / "package.json").read_text())["dependencies"]
+    hls = json.loads((PROJECT_ROOT / "node_modules" / "hls.js" / "package.json").read_text())
+    for package in HLS_PACKAGES[1:]:
+        assert ours.get(package) == hls["devDependencies"][package], package
+
+
+def test_the_hls_chunk_has_alternate_audio_and_none_of_the_features_turned_off(sizes):
+    engine = sizes.by_role("engine")[0]
+    meta = json.loads((DIST / "meta.json").read_text())["outputs"][f"app/static/dist/{engine.name}"]
+    inputs = {PurePosixPath(path).name for path in meta["inputs"]}
+    assert {"audio-stream-controller.ts", "audio-track-controller.ts"} <= inputs
+    assert not inputs & {"eme-controller.ts", "cmcd-controller.ts", "subtitle-stream-controller.ts",
+                         "interstitials-controller.ts", "content-steering-controller.ts"}
