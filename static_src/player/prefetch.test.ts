@@ -5,13 +5,13 @@ import type {
   LoaderStats,
   PlaylistLoaderContext,
 } from 'hls.js';
-import { PlaylistPrefetch, prefetchingLoader } from './prefetch';
+import { getText, PlaylistPrefetch, prefetchingLoader, type TextResponse } from './prefetch';
 
 const URL_A = 'https://media.example/titles/a/master.m3u8';
 const PLAYLIST = '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nvideo.m3u8\n';
 
-function response(body: string, status = 200, url = URL_A): Response {
-  return { ok: status >= 200 && status < 300, status, url, text: () => Promise.resolve(body) } as unknown as Response;
+function response(body: string, status = 200, url = URL_A): TextResponse {
+  return { status, url, text: body, first: 0 };
 }
 
 function newStats(): LoaderStats {
@@ -112,9 +112,56 @@ describe('PlaylistPrefetch', () => {
     notFound.start(URL_A);
     await expect(notFound.take(URL_A)).resolves.toBeNull();
 
-    const offline = new PlaylistPrefetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    const offline = new PlaylistPrefetch(() => Promise.resolve(response('', 0)));
     offline.start(URL_A);
     await expect(offline.take(URL_A)).resolves.toBeNull();
+
+    const broken = new PlaylistPrefetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    broken.start(URL_A);
+    await expect(broken.take(URL_A)).resolves.toBeNull();
+  });
+
+  it('reads a GET in one piece with XMLHttpRequest, a network failure as status 0', async () => {
+    const made: FakeXhr[] = [];
+    class FakeXhr {
+      static HEADERS_RECEIVED = 2;
+      readyState = 0;
+      status = 0;
+      responseURL = '';
+      responseText = '';
+      onreadystatechange: (() => void) | null = null;
+      onloadend: (() => void) | null = null;
+      opened: string[] = [];
+      constructor() {
+        made.push(this);
+      }
+      open(method: string, url: string) {
+        this.opened = [method, url];
+      }
+      send() {}
+      answer(status: number, text: string, url: string) {
+        Object.assign(this, { readyState: 2, status });
+        this.onreadystatechange?.();
+        Object.assign(this, { readyState: 4, responseText: text, responseURL: url });
+        this.onreadystatechange?.();
+        this.onloadend?.();
+      }
+    }
+    const real = globalThis.XMLHttpRequest;
+    globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
+    try {
+      jest.advanceTimersByTime(5);
+      const ok = getText(URL_A);
+      made[0].answer(200, PLAYLIST, 'https://cdn.example/a.m3u8');
+      expect(made[0].opened).toEqual(['GET', URL_A]);
+      await expect(ok).resolves.toEqual({ status: 200, url: 'https://cdn.example/a.m3u8', text: PLAYLIST, first: 5 });
+
+      const failed = getText(URL_A);
+      made[1].onloadend?.(); // an error: no status, no body
+      await expect(failed).resolves.toMatchObject({ status: 0, url: URL_A, text: '' });
+    } finally {
+      globalThis.XMLHttpRequest = real;
+    }
   });
 
   it('keeps the address the response came from after redirects', async () => {
@@ -180,7 +227,7 @@ describe('prefetchingLoader', () => {
   });
 
   it("falls back to the network after hls.js's load timeout when the prefetch hangs", async () => {
-    const prefetch = new PlaylistPrefetch(() => new Promise<Response>(() => undefined));
+    const prefetch = new PlaylistPrefetch(() => new Promise<TextResponse>(() => undefined));
     prefetch.start(URL_A);
     const loader = loaderOver(prefetch);
     const cb = callbacks();
@@ -193,8 +240,8 @@ describe('prefetchingLoader', () => {
   });
 
   it('reports an abort and delivers nothing after it', async () => {
-    let resolve: (value: Response) => void = () => undefined;
-    const prefetch = new PlaylistPrefetch(() => new Promise<Response>((r) => (resolve = r)));
+    let resolve: (value: TextResponse) => void = () => undefined;
+    const prefetch = new PlaylistPrefetch(() => new Promise<TextResponse>((r) => (resolve = r)));
     prefetch.start(URL_A);
     const loader = loaderOver(prefetch);
     const cb = callbacks();
