@@ -36,7 +36,8 @@ export function startAds(
     volume: () => controller.store.get().volume,
     mediaTimeoutMs: DEFAULTS.adMediaTimeoutMs,
     restoreMediaSession: () => bindContentMediaSession(context, controller, new Disposer()), // for the page's life
-    onPlaybackRequest: (listener) => controller.events.on('playbackRequested', listener), // embed/bridge
+    onPlaybackRequest: (listener) => controller.events.on('playbackRequested', listener), // embed/bridge, keys
+    onAdState: (state) => controller.setAd(state),
   });
   const scheduler = new AdScheduler({
     adListUrl: adListFor(context),

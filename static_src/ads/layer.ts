@@ -19,6 +19,8 @@ export interface LayerOptions {
   onStart?(): void; // an ad's first frame is out (STARTED)
   // Gives the media session back to the film once the ad is over (the browser cannot tell whose handlers were set)
   restoreMediaSession?(): void;
+  // The ad on screen plays or waits, or none is (null): the controller sends the viewer's play/pause here meanwhile
+  onAdState?(state: 'playing' | 'paused' | null): void;
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, attrs: Record<string, string> = {}) {
@@ -72,9 +74,14 @@ export class AdLayer {
       mediaTimeoutMs: this.options.mediaTimeoutMs,
     });
     this.events.emit('unit', { unit, type });
+    let reported: 'playing' | 'paused' | null = null;
     const render = () => {
       const state = unit.store.get();
       const paused = state.status === 'PAUSED' || state.status === 'LOADED' || state.status === 'CREATED';
+      if (!isTerminal(state.status) && reported !== (paused ? 'paused' : 'playing')) {
+        reported = paused ? 'paused' : 'playing';
+        this.options.onAdState?.(reported);
+      }
       toggle.textContent = paused ? '▶' : '❚❚';
       toggle.setAttribute('aria-label', paused ? t('play') : t('pause'));
       const silent = state.muted || state.volume === 0;
@@ -160,6 +167,7 @@ export class AdLayer {
       }
       root.remove();
       delete container.dataset.ad;
+      this.options.onAdState?.(null);
       this.userChoice = null;
       return status;
     });

@@ -320,6 +320,52 @@ describe('PlayerController media events', () => {
   });
 });
 
+describe('PlayerController under an ad', () => {
+  it("sends the viewer's play/pause to the ad and leaves the film where it is", async () => {
+    const { controller, video, play, fire } = setup();
+    await controller.start();
+    fire('playing');
+    const pause = jest.spyOn(video, 'pause');
+    const requests: boolean[] = [];
+    controller.events.on('playbackRequested', (request) => {
+      requests.push(request.play);
+      request.handled = true;
+    });
+    play.mockClear();
+
+    controller.setAd('playing');
+    controller.togglePlay();
+    controller.setAd('paused');
+    controller.togglePlay();
+    expect(requests).toEqual([false, true]); // pause the ad that plays, play the ad that waits
+    expect(pause).not.toHaveBeenCalled();
+    expect(play).not.toHaveBeenCalled();
+
+    Object.defineProperty(video, 'duration', { configurable: true, get: () => 1860 });
+    video.currentTime = 30;
+    controller.seek(100);
+    controller.seekBy(10);
+    controller.setRate(2);
+    expect(video.currentTime).toBe(30);
+    expect(video.playbackRate).toBe(1);
+
+    controller.setAd(null);
+    controller.seekBy(10);
+    controller.togglePlay();
+    expect(video.currentTime).toBe(40);
+    expect(pause).toHaveBeenCalledTimes(1);
+    expect(requests).toEqual([false, true]);
+  });
+
+  it('keeps the ad state across a new episode (the ad path ends that ad itself)', async () => {
+    const episodes = [makeEpisode({ id: 101 }), makeEpisode({ id: 102, order: 2 })];
+    const { controller } = setup(makeContext({ episodes }));
+    controller.setAd('playing');
+    await controller.selectEpisode(102);
+    expect(controller.store.get().ad).toBe('playing');
+  });
+});
+
 describe('PlayerController autoplay policy', () => {
   it('mutes and retries play() once when the browser refuses a loud start', async () => {
     const { controller, video, play } = setup();

@@ -21,6 +21,9 @@ import { audioOptions, chooseSource, pickRendition, type AudioOption } from './v
 /** A hold on the next start (a pre-roll): settles when the film may play; `contentMayLoad` lets the episode load. */
 export type Hold = (contentMayLoad: () => void) => Promise<void>;
 
+/** An ad on screen (ads/layer) and whether it plays; null when there is none. */
+export type AdState = 'playing' | 'paused' | null;
+
 export interface PlayerState {
   phase: PlaybackPhase;
   started: boolean; // playback was asked for at least once
@@ -45,6 +48,7 @@ export interface PlayerState {
   resumeAt: number | null; // the 'stopped here' offer (spec §5), null when there is none
   fullscreen: boolean;
   pip: boolean;
+  ad: AdState; // while an ad is on screen the viewer's play/pause goes to it and the film underneath stays put
 }
 
 const NO_LIVE: LiveState = { isLive: false, hasDvr: false, atLiveEdge: false, windowS: 0 };
@@ -79,6 +83,7 @@ export function initialState(
     resumeAt: null,
     fullscreen: false,
     pip: false,
+    ad: null,
   };
 }
 
@@ -241,8 +246,17 @@ export class PlayerController {
     this.video?.pause();
   }
 
+  /** The ad path's report (ads/boot): an ad is on screen and plays or waits, or none is. */
+  setAd(ad: AdState): void {
+    this.store.set({ ad });
+  }
+
   togglePlay(): void {
-    const { phase } = this.store.get();
+    const { phase, ad } = this.store.get();
+    if (ad) {
+      this.events.emit('playbackRequested', { play: ad === 'paused', handled: false }); // the ad takes it (ads/layer)
+      return;
+    }
     if (phase === 'playing') this.pause();
     else if (phase === 'idle') void this.start();
     else if (phase === 'paused' || phase === 'ended') void this.play();
@@ -250,7 +264,7 @@ export class PlayerController {
 
   seek(seconds: number): void {
     const video = this.video;
-    if (!video || !this.store.get().started) return;
+    if (!video || !this.store.get().started || this.store.get().ad) return; // no seeking under an ad
     const { live } = this.store.get();
     const end = live.isLive ? video.seekable.end(video.seekable.length - 1) : video.duration;
     const start = live.isLive && video.seekable.length ? video.seekable.start(0) : 0;
@@ -306,7 +320,7 @@ export class PlayerController {
   }
 
   setRate(rate: number): void {
-    if (!this.video) return;
+    if (!this.video || this.store.get().ad) return; // the film's speed is not changed blind under an ad
     const clamped = clampRate(rate);
     this.video.playbackRate = clamped;
     this.video.defaultPlaybackRate = clamped; // survives a source change (load() resets playbackRate)
@@ -403,11 +417,14 @@ export class PlayerController {
     this.video = null;
   }
 
-  /** Everything but the phase back to a player that has not started `episodeId`, keeping volume and mute. */
+  /**
+   * Everything but the phase back to a player that has not started `episodeId`, keeping volume and mute, and the ad
+   * state, which the ad path reports (it ends that ad itself).
+   */
   private freshState(episodeId: number | null): Omit<PlayerState, 'phase'> {
-    const { volume, muted } = this.store.get();
+    const { volume, muted, ad } = this.store.get();
     const { phase: _idle, ...fresh } = initialState(episodeId, volume, muted);
-    return fresh;
+    return { ...fresh, ad };
   }
 
   private async load(startAt: number | null, signal: AbortSignal): Promise<void> {

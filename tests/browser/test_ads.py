@@ -173,6 +173,18 @@ def test_a_mid_roll_plays_once_at_half_of_the_long_film(ads_app, page: Page):
     assert 929 <= position <= 932
     expect(page.locator("button[data-ad-control='skip']")).to_have_text("Пропустить ⏭", timeout=10_000)
     assert page.evaluate("() => navigator.mediaSession.metadata.title") == "Объявление"
+    # the keyboard under an ad: Space pauses and resumes the ad, the arrows and the speed keys leave the film alone
+    ad_paused = "() => document.querySelector('video.ad-layer__video').paused"
+    page.keyboard.press("Space")
+    page.wait_for_function(ad_paused)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Shift+Period")
+    state = video_state(page)
+    assert state["state"] == "paused" and abs(state["time"] - position) < 0.5
+    assert page.evaluate("document.querySelector('video.player__video').playbackRate") == 1
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => !({ad_paused})()")
+    assert video_state(page)["state"] == "paused"
     page.locator("button[data-ad-control='skip']").click()
     wait_until_playing(page, position + 0.5)
     assert abs(video_state(page)["time"] - position) < 3  # the film goes on where it stopped
