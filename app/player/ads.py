@@ -44,21 +44,22 @@ def _house_vast_url(creative_id: int, depth: int) -> str:
     return url_for("ads.vast_document", _external=True, creative=creative_id)
 
 
-def _xml(body: bytes) -> Response:
-    response = Response(body, mimetype=VAST_MIME)
+def _public(response: Response) -> Response:
+    """The headers of each ad call's answer. A helper, not an after_request, which would put them on the 400s too."""
     response.cache_control.no_store = True  # macros, ids and pixels are per request
     response.headers["Access-Control-Allow-Origin"] = "*"  # an ad document is public; players fetch it cross-origin
     return response
+
+
+def _xml(body: bytes) -> Response:
+    return _public(Response(body, mimetype=VAST_MIME))
 
 
 @bp.get("/ad-list.json")
 def ad_list_document() -> Response:
     content_id = _int_arg("content_id")
     content = db.session.get(Content, content_id) if content_id is not None else None
-    response = jsonify(ad_list(content, _house_vast_url))
-    response.cache_control.no_store = True
-    response.headers["Access-Control-Allow-Origin"] = "*"
-    return response
+    return _public(jsonify(ad_list(content, _house_vast_url)))
 
 
 @bp.get("/vast.xml")
@@ -85,7 +86,4 @@ def track() -> Response:
     creative_id = _int_arg("creative")
     record_hit(creative_id, event, request.args.get("code", "")[:16], request.args.get("source", "")[:40],
                request.query_string.decode("utf-8", "replace")[:4000])
-    response = Response(status=204)
-    response.cache_control.no_store = True
-    response.headers["Access-Control-Allow-Origin"] = "*"
-    return response
+    return _public(Response(status=204))

@@ -1,6 +1,8 @@
 // One ad on the ad layer's own <video> (the content's element, engine and position are never touched): its status
 // (spec §4) driven by the media element, its tracking (tracker.ts), skip, stop, mute and volume, the click-through.
-// A terminal status (COMPLETED, SKIPPED, STOPPED, ERROR) tears everything down once and settles `done`.
+// A terminal status (COMPLETED, SKIPPED, STOPPED, ERROR) tears everything down once and settles `done`: the unit's
+// Disposer owns the element's listeners and the media timeout; pausing and releasing the element stay explicit.
+import { Disposer } from '../core/dispose';
 import { createStore, type Store } from '../core/store';
 import { pingAll, playhead } from './pixels';
 import { AdError, AdErrorCode, adError, isHttpUrl, skipState } from './rules';
@@ -41,15 +43,13 @@ export interface AdUnitOptions {
   open?(url: string): void; // the click-through; window.open(url, '_blank', 'noopener') by default
 }
 
-type Listener = [string, EventListener];
-
 export class AdUnit {
   readonly store: Store<AdUnitState>;
   readonly done: Promise<AdStatus>;
   private settle!: (status: AdStatus) => void;
   private readonly tracker: AdTracker;
-  private readonly listeners: Listener[] = [];
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly disposer = new Disposer(); // the element's listeners and the media timeout, undone at teardown
+  private readonly mediaTimeout = new Disposer(); // the 402 timer: cleared by the first LOADED or STARTED, or teardown
   private started = false;
 
   constructor(
@@ -131,7 +131,9 @@ export class AdUnit {
     video.muted = this.options.muted;
     video.volume = this.options.volume;
     video.src = this.loaded.mediaFile.fileURL ?? '';
-    this.timer = setTimeout(() => this.fail(adError(AdErrorCode.MEDIA_TIMEOUT)), this.options.mediaTimeoutMs);
+    const timer = setTimeout(() => this.fail(adError(AdErrorCode.MEDIA_TIMEOUT)), this.options.mediaTimeoutMs);
+    this.mediaTimeout.add(() => clearTimeout(timer));
+    this.disposer.add(() => this.mediaTimeout.dispose());
   }
 
   async play(): Promise<void> {
@@ -183,8 +185,13 @@ export class AdUnit {
   /** The click-through: click tracking, then the advertiser's page in a new tab, http(s) only. */
   click(): string | null {
     let target: string | null = null;
-    this.tracker.once('clickthrough', (url: string) => (target = url));
-    this.tracker.at(this.video.currentTime).click();
+    const take = (url: string) => (target = url);
+    this.tracker.on('clickthrough', take); // emitted synchronously by click(), and only with a click-through URL
+    try {
+      this.tracker.at(this.video.currentTime).click();
+    } finally {
+      this.tracker.off('clickthrough', take); // not left behind when there was none
+    }
     if (!target || !isHttpUrl(target)) return null;
     (this.options.open ?? ((url) => window.open(url, '_blank', 'noopener,noreferrer')))(target);
     return target;
@@ -224,18 +231,15 @@ export class AdUnit {
   }
 
   private on(type: string, listener: EventListener): void {
-    this.video.addEventListener(type, listener);
-    this.listeners.push([type, listener]);
+    this.disposer.listen(this.video, type, listener);
   }
 
   private clearTimer(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    this.mediaTimeout.dispose();
   }
 
   private teardown(): void {
-    this.clearTimer();
-    for (const [type, listener] of this.listeners.splice(0)) this.video.removeEventListener(type, listener);
+    this.disposer.dispose(); // the media timeout and every listener: the pause below is not heard
     this.video.pause();
     // Releasing the media pipeline is main-thread work: done once the film has had its moment to start.
     const video = this.video;

@@ -1,7 +1,15 @@
 import { playerError, ErrorCode } from '../core/errors';
 import { initialState, type PlayerState } from '../player/controller';
 import { makeContent, makeContext, makeEpisode } from '../test/fixtures';
-import { adFields, contentFields, errorFields, playbackFields, qualityLabel, sessionFields } from './payload';
+import {
+  adFields,
+  contentFields,
+  errorFields,
+  playbackFields,
+  qualityLabel,
+  round2,
+  sessionFields,
+} from './payload';
 
 const QUALITY = [
   { value: -1, label: 'Auto' },
@@ -12,6 +20,14 @@ const QUALITY = [
 function state(patch: Partial<PlayerState> = {}): PlayerState {
   return { ...initialState(101, 1, false), ...patch };
 }
+
+describe('round2', () => {
+  it('keeps seconds to the hundredth, for the payload and the session\'s own fields', () => {
+    expect(round2(2699.456)).toBe(2699.46);
+    expect(round2(12.3)).toBe(12.3);
+    expect(round2(0.004)).toBe(0);
+  });
+});
 
 describe('contentFields', () => {
   it('names the film with the spec\'s fields and spelling', () => {

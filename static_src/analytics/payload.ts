@@ -10,7 +10,8 @@ import { networkType, type DeviceType } from './classify';
 export type Value = string | number | null;
 export type Payload = Record<string, Value>;
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
+/** Times and lengths in the payload: seconds to the hundredth. */
+export const round2 = (value: number) => Math.round(value * 100) / 100;
 const finite = (value: number) => Number.isFinite(value) && value > 0;
 
 /** Content: the film or series (video_id is the content's id; season and episode say which episode). */

@@ -9,6 +9,7 @@
 // fresh flat object of strings, numbers and nulls; see README "Analytics" for the events and their fields.
 import type { PlayerContext } from '../context';
 import { DEFAULTS } from '../core/defaults';
+import { Disposer } from '../core/dispose';
 import { whenIdle } from '../core/timing';
 import type { PlayerEvents } from '../core/events';
 import type { PlayerController, PlayerState } from '../player/controller';
@@ -41,7 +42,8 @@ type SessionModule = { startSession(context: PlayerContext, controller: PlayerCo
 export interface Recorder {
   /** Loads the session chunk (once), replays the events so far, then hands it every event as it comes. */
   load(): Promise<void>;
-  /** Stops listening (the controller's dispose() also clears every listener). */
+  /** Stops listening and drops what was not handed over yet; safe to call twice (the controller's dispose() also
+   * clears every listener on its events, not the window's). */
   stop(): void;
 }
 
@@ -69,8 +71,9 @@ export function recordAnalytics(
         if (pending.push(event) === 1) whenIdle(flush);
       } else if (buffer && buffer.length < DEFAULTS.analyticsBufferMax) buffer.push(event);
     });
-  const stops = RECORDED.map((type) => listen(type));
-  addEventListener('pagehide', flush); // what is left goes out before the page does
+  const disposer = new Disposer(); // the recorded events' subscriptions and the window's pagehide listener
+  for (const type of RECORDED) disposer.add(listen(type));
+  disposer.listen(window, 'pagehide', flush); // what is left goes out before the page does
   let loading: Promise<void> | null = null;
   return {
     load() {
@@ -85,9 +88,8 @@ export function recordAnalytics(
       return loading;
     },
     stop() {
-      for (const stop of stops) stop();
-      removeEventListener('pagehide', flush);
-      buffer = null;
+      disposer.dispose();
+      buffer = null; // not disposal: the notes so far are dropped, and an idle flush already asked for finds nothing
       pending = [];
     },
   };

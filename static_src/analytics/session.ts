@@ -11,6 +11,7 @@ import {
   contentFields,
   errorFields,
   playbackFields,
+  round2,
   sessionFields,
   type Payload,
 } from './payload';
@@ -22,8 +23,6 @@ export interface SessionEnv {
   device: DeviceType;
   downlink(): number | null; // navigator.connection.downlink (Mbit/s), the fallback of hls.js's estimate
 }
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 export function browserEnv(name: string, win: Window = window): SessionEnv {
   return {

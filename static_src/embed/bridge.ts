@@ -3,6 +3,7 @@
 // the parent window at that origin, at most DEFAULTS.parentCommandsPerSecond a second; anything else is ignored.
 // Commands become the controller's intents; play and pause go to an ad instead while one is on screen.
 import { DEFAULTS } from '../core/defaults';
+import { Disposer } from '../core/dispose';
 import type { Emitter, PlayerEvents } from '../core/events';
 import { throttle } from '../core/timing';
 import { MESSAGE_SOURCE, parseCommand, type PlayerCommand, type PlayerEventPayloads, type PlayerEventType } from './messages';
@@ -62,7 +63,7 @@ function perform(target: BridgeTarget, command: PlayerCommand): void {
   }
 }
 
-/** Connects the player to its parent page. Returns the function that disconnects it. */
+/** Connects the player to its parent page. Returns the function that disconnects it (safe to call twice). */
 export function connectParent(target: BridgeTarget, serverOrigin: string | null, win: Window = window): () => void {
   const origin = parentOrigin(serverOrigin, win);
   if (!origin) return () => undefined;
@@ -80,14 +81,14 @@ export function connectParent(target: BridgeTarget, serverOrigin: string | null,
     if (command && allowed()) perform(target, command);
   };
   const { events } = target;
-  const stops = [
+  const disposer = new Disposer(); // the player events forwarded and the window's message listener
+  disposer.add(
     events.on('timeProgressChanged', throttle((p) => post('timeProgressChanged', p), DEFAULTS.timeSavingThrottleMs)),
-    events.on('episodeChanged', ({ episode }) => post('episodeChanged', episode)),
-    events.on('enterFullScreen', () => post('enterFullScreen', null)),
-    events.on('exitFullScreen', () => post('exitFullScreen', null)),
-    () => win.removeEventListener('message', onMessage),
-  ];
-  win.addEventListener('message', onMessage);
+  );
+  disposer.add(events.on('episodeChanged', ({ episode }) => post('episodeChanged', episode)));
+  disposer.add(events.on('enterFullScreen', () => post('enterFullScreen', null)));
+  disposer.add(events.on('exitFullScreen', () => post('exitFullScreen', null)));
+  disposer.listen(win, 'message', (event) => onMessage(event as MessageEvent));
   post('ready', null);
-  return () => stops.forEach((stop) => stop());
+  return () => disposer.dispose();
 }

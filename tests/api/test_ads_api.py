@@ -172,6 +172,28 @@ def test_a_bad_tracking_hit_is_refused_and_not_recorded(client, demo_ads, app, q
         assert db.session.scalars(select(AdTrackingHit)).all() == []
 
 
+PUBLIC = {"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store"}
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        (f"/ad-list.json?content_id={LONG_FILM_ID}", "/ad-list.json?content_id=x"),
+        ("/vast.xml?creative=1", "/vast.xml"),
+        ("/vast.xml?creative=2&depth=2", "/vast.xml?creative=2&depth=6"),
+        ("/ad-tracking?creative=1&event=start", "/ad-tracking?event="),
+    ],
+)
+def test_ad_calls_are_public_and_uncached_but_their_400s_are_not(client, demo_ads, good, bad):
+    response = client.get(good)
+    assert response.status_code in (200, 204)
+    assert {name: response.headers.get(name) for name in PUBLIC} == PUBLIC
+    # the errors come from the app's JSON error handler, as every API's do, without these headers
+    response = client.get(bad)
+    assert response.status_code == 400
+    assert {name: response.headers.get(name) for name in PUBLIC} == dict.fromkeys(PUBLIC)
+
+
 def test_the_demo_creatives_match_the_catalogue(app, demo_ads):
     from app.models import AdCreative
 
