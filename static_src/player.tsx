@@ -16,6 +16,7 @@ import { DEFAULTS } from './core/defaults';
 import { yieldToMain } from './core/timing';
 import { watchErrors } from './reporting/report';
 import { createVideo, reflectPhase } from './ui/shellState';
+import { serveShellStart } from './ui/shellStart';
 import { applyStyles } from './ui/styles';
 import './styles/controls.css';
 import './styles/ads.css';
@@ -110,12 +111,10 @@ function boot(): void {
     container.prepend(video);
     reflectPhase(container, controller.store); // for the page's lifetime: nothing to tear down
     // Until the interface mounts, the shell's start button is served from here (the page's early script stands down).
-    const onStart = (event: MouseEvent) => {
-      if (!(event.target as Element | null)?.closest?.('[data-player-start]')) return;
+    const shellStart = serveShellStart(() => {
       document.documentElement.classList.add('player-starting');
       void controller.start();
-    };
-    document.addEventListener('click', onStart);
+    });
     window.__playerMounted = true;
     engine ??= ads ? Promise.resolve() : preloadEngine(); // with ads the controller loads hls.js under the pre-roll
     const playing = startNow || window.__playerStartRequested; // a click may have come in before the paint
@@ -139,8 +138,9 @@ function boot(): void {
       .then(() => import('./ui/mount'))
       .then(async ({ mountUi }) => {
         await yieldToMain();
-        document.removeEventListener('click', onStart);
-        mountUi({ context, controller, container, root });
+        // The shell's start button stays served until React's commit: the transition renders over several tasks,
+        // and a click in between would find neither handler.
+        mountUi({ context, controller, container, root, onCommit: () => shellStart.handOver() });
       })
       .catch((error: unknown) => console.error('player: the interface failed to load', error));
   });

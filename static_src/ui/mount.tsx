@@ -10,6 +10,7 @@ interface Mount {
   controller: PlayerController;
   container: HTMLElement; // #player: its data attributes drive the stylesheet
   root: HTMLElement; // #player-ui: what React renders into
+  onCommit?(): void; // the tree is on screen and its handlers answer: whatever served the shell until now stands down
 }
 
 /** Runs `onCommit` once the tree is on screen (a transition commits later than render() returns). */
@@ -18,13 +19,14 @@ function Committed({ onCommit, children }: { onCommit(): void; children: ReactNo
   return children;
 }
 
-export function mountUi({ context, controller, container, root }: Mount): void {
+export function mountUi({ context, controller, container, root, onCommit: committed }: Mount): void {
   const hadFocus = document.activeElement?.hasAttribute('data-player-start') ?? false;
   // A transition: React renders in slices of a few milliseconds instead of one long task, then swaps the shell's
   // markup for its identical own in one commit.
   const onCommit = () => {
     document.documentElement.classList.remove('player-starting');
     if (hadFocus) root.querySelector<HTMLElement>('[data-player-start]')?.focus();
+    committed?.();
   };
   const ui = (
     <Committed onCommit={onCommit}>

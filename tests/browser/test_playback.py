@@ -152,6 +152,24 @@ def test_a_click_before_the_script_mounts_is_not_lost(live_server, page):
     wait_until_playing(page)
 
 
+def test_a_press_that_spans_the_interface_mount_still_starts(live_server, page):
+    """React's commit swaps the shell's button for its own: a press begun on one and released on the other makes no
+    click (Chromium sends it to their common ancestor), so its release is what starts the film."""
+    held: list[Route] = []
+    page.route(re.compile(r"/assets/chunks/mount-\w+\.js$"), lambda route: held.append(route))
+    page.goto(f"{live_server}/?movie_id=1")
+    page.wait_for_function("() => window.__playerMounted === true")
+    while not held:
+        page.wait_for_timeout(20)
+    box = page.locator("button[data-player-start]").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    held[0].continue_()
+    expect(page.locator("button[data-player-start='true']")).to_be_attached()  # React's own button now
+    page.mouse.up()
+    wait_until_playing(page)
+
+
 def test_auto_play_starts_without_a_click(live_server, page):
     page.goto(f"{live_server}/?movie_id=2&auto_play=1")
     wait_until_playing(page)
