@@ -119,7 +119,6 @@ function boot(): void {
     engine ??= ads ? Promise.resolve() : preloadEngine(); // with ads the controller loads hls.js under the pre-roll
     const playing = startNow || window.__playerStartRequested; // a click may have come in before the paint
     if (playing && !startNow) void controller.start();
-    if (!playing) applyStyles(); // the interface mounts now (ui/styles.ts)
 
     // When playback starts at once, the first frame goes first: React's evaluation is one long task (~100 ms on a
     // fast machine, far more on a slow phone), so the interface chunk is fetched and mounted once the video plays
@@ -132,7 +131,7 @@ function boot(): void {
     // React and react-dom evaluate in one task, the interface's own modules in the next, the first render in a third:
     // each well under a long task, where the three together made one.
     void ready
-      .then(() => applyStyles())
+      .then(() => applyStyles()) // ui/styles.ts: now when the viewer is to press play, else after the first frame
       .then(() => import('react-dom/client'))
       .then(() => yieldToMain())
       .then(() => import('./ui/mount'))

@@ -5,6 +5,7 @@ import { DEFAULTS } from '../core/defaults';
 import { Emitter, type PlayerEvents } from '../core/events';
 import { t } from '../i18n';
 import { isHttpUrl, shouldPlay } from './rules';
+import type { AdState } from '../player/controller';
 import type { AdType } from './scheduler';
 import { AdUnit, isTerminal, type AdStatus } from './unit';
 import type { LoadedAd } from './vast';
@@ -20,7 +21,7 @@ export interface LayerOptions {
   // Gives the media session back to the film once the ad is over (the browser cannot tell whose handlers were set)
   restoreMediaSession?(): void;
   // The ad on screen plays or waits, or none is (null): the controller sends the viewer's play/pause here meanwhile
-  onAdState?(state: 'playing' | 'paused' | null): void;
+  onAdState?(state: AdState): void;
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, attrs: Record<string, string> = {}) {
@@ -74,14 +75,10 @@ export class AdLayer {
       mediaTimeoutMs: this.options.mediaTimeoutMs,
     });
     this.events.emit('unit', { unit, type });
-    let reported: 'playing' | 'paused' | null = null;
     const render = () => {
       const state = unit.store.get();
       const paused = state.status === 'PAUSED' || state.status === 'LOADED' || state.status === 'CREATED';
-      if (!isTerminal(state.status) && reported !== (paused ? 'paused' : 'playing')) {
-        reported = paused ? 'paused' : 'playing';
-        this.options.onAdState?.(reported);
-      }
+      if (!isTerminal(state.status)) this.options.onAdState?.(paused ? 'paused' : 'playing');
       toggle.textContent = paused ? '▶' : '❚❚';
       toggle.setAttribute('aria-label', paused ? t('play') : t('pause'));
       const silent = state.muted || state.volume === 0;

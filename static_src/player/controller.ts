@@ -264,8 +264,8 @@ export class PlayerController {
 
   seek(seconds: number): void {
     const video = this.video;
-    if (!video || !this.store.get().started || this.store.get().ad) return; // no seeking under an ad
-    const { live } = this.store.get();
+    const { started, ad, live } = this.store.get();
+    if (!video || !started || ad) return; // no seeking under an ad
     const end = live.isLive ? video.seekable.end(video.seekable.length - 1) : video.duration;
     const start = live.isLive && video.seekable.length ? video.seekable.start(0) : 0;
     if (!Number.isFinite(end)) return;

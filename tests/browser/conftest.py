@@ -104,13 +104,20 @@ def ads_server(
         yield app, origin
 
 
-@pytest.fixture(scope="session")
-def live_server(make_database: Callable[[str], str], assets_built: Path, demo_media: Path) -> Iterator[str]:
-    app = create_app({"TESTING": True, "DATABASE_URL": make_database("browser"), "MEDIA_ROOT": str(demo_media)})
+@contextmanager
+def demo_server(database_url: str, media_root: Path, **config: object) -> Iterator[str]:
+    """The demo catalogue (no ads) on an application of its own with ``config``, served on a free port: its origin."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "MEDIA_ROOT": str(media_root), **config})
     with app.app_context():
         upgrade()
         seed_demo()
     with serving(app) as origin:
+        yield origin
+
+
+@pytest.fixture(scope="session")
+def live_server(make_database: Callable[[str], str], assets_built: Path, demo_media: Path) -> Iterator[str]:
+    with demo_server(make_database("browser"), demo_media) as origin:
         yield origin
 
 

@@ -5,12 +5,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from flask_migrate import upgrade
 from playwright.sync_api import Page, Request, Route, expect
 
-from app import create_app
-from app.demo.seed import seed_demo
-from tests.browser.conftest import serving
+from tests.browser.conftest import demo_server
 from tests.browser.helpers import NEXT_FRAME, video_state, wait_until_playing
 
 SHELL = ["img.player__poster-img", "h1.player__title", "button[data-player-start]", ".player__start-icon"]
@@ -104,12 +101,7 @@ def test_the_master_playlist_is_asked_for_once_while_hls_js_is_still_loading(liv
 @pytest.fixture(scope="module")
 def no_ads_server(make_database: Callable[[str], str], assets_built: Path, demo_media: Path) -> Iterator[str]:
     """The demo catalogue on a server without an ad list (AD_LIST_URL empty): the film is the first frame."""
-    app = create_app({"TESTING": True, "DATABASE_URL": make_database("no-ads"), "MEDIA_ROOT": str(demo_media),
-                      "AD_LIST_URL": ""})
-    with app.app_context():
-        upgrade()
-        seed_demo()
-    with serving(app) as origin:
+    with demo_server(make_database("no-ads"), demo_media, AD_LIST_URL="") as origin:
         yield origin
 
 
@@ -159,8 +151,11 @@ def test_a_press_that_spans_the_interface_mount_still_starts(live_server, page):
     page.route(re.compile(r"/assets/chunks/mount-\w+\.js$"), lambda route: held.append(route))
     page.goto(f"{live_server}/?movie_id=1")
     page.wait_for_function("() => window.__playerMounted === true")
-    while not held:
+    for _ in range(500):  # the entry asks for the interface chunk right after the first paint (10 s at most)
+        if held:
+            break
         page.wait_for_timeout(20)
+    assert held, "the interface chunk was never asked for"
     box = page.locator("button[data-player-start]").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
