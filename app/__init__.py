@@ -53,14 +53,16 @@ def _init_sentry(app: Flask) -> None:
 def _init_extensions(app: Flask) -> None:
     from app import models  # noqa: F401 - registers the tables on db.metadata
     from app.extensions import api, cache, compress, db, jwt, migrate
-    from app.services.assets import Manifest
+    from app.http.assets import Manifest
+    from app.schemas.common import ErrorSchema
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     jwt.init_app(app)
     cache.init_app(app)
+    api.ERROR_SCHEMA = ErrorSchema  # the error responses the OpenAPI document describes: ours (app/errors.py)
     api.init_app(app)
-    compress.init_app(app)  # brotli or gzip for text responses only (app/extensions.py)
+    compress.init_app(app)  # brotli or gzip for text responses only (app/http/compression.py)
     app.extensions["assets_manifest"] = Manifest(app.config["ASSETS_DIR"], app.config["WIDGET_ASSETS_PATH"])
 
 
@@ -70,15 +72,15 @@ def _register_blueprints(app: Flask) -> None:
     from app.cli import demo_cli
     from app.errors import register_error_handlers
     from app.extensions import api
-    from app.player.ads import bp as ads_bp
-    from app.player.security import register_security_headers
+    from app.http.headers import register_security_headers
+    from app.player.ads import blp as ads_api
     from app.player.static import register_static
     from app.player.views import bp as player_bp
 
     api.register_blueprint(catalogue_api)
     api.register_blueprint(activity_api)
+    api.register_blueprint(ads_api)
     app.register_blueprint(player_bp)
-    app.register_blueprint(ads_bp)
     register_static(app)
     register_security_headers(app)  # framing and CSP headers on every response
     app.cli.add_command(demo_cli)

@@ -11,14 +11,15 @@ import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from app.services.embed import parse_origin_list
-from app.services.reporting import reporting_connect_origins
+from app.http.origins import parse_origin_list
+from app.http.reporting import reporting_connect_origins
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = PROJECT_ROOT / "instance"
 
 _INSECURE_DEV_SECRET = "dev-only-secret-do-not-deploy"  # noqa: S105 - refused in production below
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # STATISTICS_FUNCTION: a plain name on window, nothing else
+_TIMING = re.compile(r"[a-z][A-Za-z0-9]*(?:Ms|S)")  # PLAYER_TEST_TIMINGS: a name of static_src/core/defaults.ts
 
 
 @dataclass
@@ -39,7 +40,7 @@ class Settings:
     # Error reporting in the browser (spec §1): the player's Sentry DSN, public by nature (it is in the page), often a
     # project of its own. Empty (the default): the player loads no Sentry code at all. Set: a lazy chunk loads after
     # the first frame (static_src/reporting/) and the embed page's CSP lets it reach the DSN's ingest host
-    # (app/services/reporting.py). Tagged with SENTRY_PROJECT as project_label.
+    # (app/http/reporting.py). Tagged with SENTRY_PROJECT as project_label.
     SENTRY_BROWSER_DSN: str = ""
     # Where generated demo media live on disk and the URL path they are served under (a CDN's job in production).
     MEDIA_ROOT: str = str(INSTANCE_DIR / "media")
@@ -57,9 +58,9 @@ class Settings:
     # https://b.example:8443"). Empty (the default): any http(s) site may frame the player, and the player talks to
     # the page its Referer names. When set: only these (and this origin, for the demo page) may frame it
     # (frame-ancestors), and the `origin` query parameter /lib.js adds is believed for them
-    # (app/services/embed.py). A page framed inside another frame needs its ancestors listed too.
+    # (app/http/origins.py). A page framed inside another frame needs its ancestors listed too.
     PUBLISHER_ORIGINS: str = ""
-    # The embed page's Content-Security-Policy (app/services/csp.py) lets media, ad documents, creatives and pixels
+    # The embed page's Content-Security-Policy (app/http/csp.py) lets media, ad documents, creatives and pixels
     # come from any https: host; this lets plain http: ones in too (always so when ENV=development).
     PLAYER_CSP_ALLOW_HTTP: bool = False
     # Runtime configuration handed to the player (spec §1): API base URL ("" = this origin), the ad-list URL,
@@ -76,6 +77,11 @@ class Settings:
     # each event is sent, so a script of the page may define it late; a missing or throwing one never stops
     # playback. A JavaScript identifier, or empty to send no analytics at all.
     STATISTICS_FUNCTION: str = "sendStatistics"
+    # For the test suite only, refused in production: shorter waits for the player than the spec's, as
+    # "name=value,…" over static_src/core/defaults.ts (e.g. "analyticsTimeupdateMs=2000,vastTimeoutMs=1500"), so that
+    # the browser tests prove a rule driven by a wait without sitting through it. Handed to the player as
+    # config.timings; empty (the default) hands nothing.
+    PLAYER_TEST_TIMINGS: str = ""
     # Built front end: esbuild writes hashed files and its metafile here (`npm run build`).
     ASSETS_DIR: str = str(PROJECT_ROOT / "app" / "static" / "dist")
     # Cache lifetime of hashed assets: one year, they never change under a name.
@@ -113,11 +119,15 @@ class Settings:
             raise ValueError("MEDIA_URL_PATH must start with /")
         if self.STATISTICS_FUNCTION and not _IDENTIFIER.fullmatch(self.STATISTICS_FUNCTION):
             raise ValueError(f"STATISTICS_FUNCTION must be a JavaScript identifier, not {self.STATISTICS_FUNCTION!r}")
+        if self.PLAYER_TEST_TIMINGS and self.ENV == "production":
+            raise ValueError("PLAYER_TEST_TIMINGS is for the test suite: it changes the spec's timings")
+        parse_timings(self.PLAYER_TEST_TIMINGS)  # raises ValueError naming a bad entry
 
     def flask_mapping(self) -> dict[str, object]:
         """The Flask and extension keys derived from these settings."""
         mapping: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
         mapping.update(
+            PLAYER_TEST_TIMINGS=parse_timings(self.PLAYER_TEST_TIMINGS),
             SQLALCHEMY_DATABASE_URI=normalise_database_url(self.DATABASE_URL),
             SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
             JWT_SECRET_KEY=self.JWT_SECRET_KEY or self.SECRET_KEY,
@@ -133,6 +143,24 @@ class Settings:
         )
         mapping.update(self.extra)
         return mapping
+
+
+def parse_timings(raw: str) -> dict[str, float]:
+    """``PLAYER_TEST_TIMINGS``: "analyticsTimeupdateMs=2000, vastTimeoutMs=1500" → {name: value}; each name a
+    timing's (ending in Ms or S), each value a positive number."""
+    timings: dict[str, float] = {}
+    for entry in raw.split(","):
+        if not entry.strip():
+            continue
+        name, _, value = (part.strip() for part in entry.partition("="))
+        try:
+            number = float(value)
+        except ValueError:
+            number = -1.0
+        if not _TIMING.fullmatch(name) or not 0 < number < 10**7:
+            raise ValueError(f"PLAYER_TEST_TIMINGS: {entry.strip()!r} is not like vastTimeoutMs=1500")
+        timings[name] = int(number) if number.is_integer() else number
+    return timings
 
 
 def normalise_database_url(url: str) -> str:

@@ -3,6 +3,8 @@
     {"error": {"status": 404, "code": "not_found", "message": "Контент не доступен", "details": {...}}}
 
 ``code`` is stable (clients branch on it); ``message`` is for people; ``details`` is optional (field errors).
+The OpenAPI document describes it with ``app.schemas.common.ErrorSchema``. Rules raise the domain errors of
+app/services/errors.py, which know no HTTP: ``DOMAIN_STATUS`` gives each kind its status here.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from flask import Flask, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from app import texts
+from app.services.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
 
 PAGE_BLUEPRINTS = {"player"}  # their errors render an HTML screen, everyone else's are JSON
 
@@ -33,6 +36,9 @@ _CODES = {
     451: "unavailable_for_legal_reasons",
     500: "internal_error",
 }
+
+
+DOMAIN_STATUS: dict[type[DomainError], int] = {NotFound: 404, Forbidden: 403, Conflict: 409, Invalid: 422}
 
 
 class ApiError(HTTPException):
@@ -57,9 +63,13 @@ def _json_error(error: HTTPException) -> tuple[dict[str, Any], int, dict[str, st
     if isinstance(error, ApiError):
         body = error_body(status, error.error_code, error.description or "", error.details)
     else:
-        # flask-smorest puts argument errors in error.data["messages"]
+        # flask-smorest puts argument errors in error.data["messages"]: {location: {field: [messages]}}
         details = (getattr(error, "data", None) or {}).get("messages")
-        body = error_body(status, _CODES.get(status, f"http_{status}"), error.description or error.name, details)
+        message = error.description or error.name
+        if isinstance(details, dict):
+            names = sorted({str(name) for fields in details.values() if isinstance(fields, dict) for name in fields})
+            message = f"Invalid {', '.join(names)}" if names else message
+        body = error_body(status, _CODES.get(status, f"http_{status}"), message, details)
     headers = dict(error.get_headers()) if status in (405, 429) else {}
     headers.pop("Content-Type", None)
     return body, status, headers
@@ -77,6 +87,13 @@ def handle_http_exception(error: HTTPException) -> Any:
         message = texts.CONTENT_NOT_AVAILABLE if error.code == 404 else texts.GENERIC_ERROR
         return error_screen(message, error.code or 500)
     return _json_error(error)
+
+
+def handle_domain_error(error: DomainError) -> Any:
+    status = next((code for kind, code in DOMAIN_STATUS.items() if isinstance(error, kind)), 400)
+    if request.blueprint in PAGE_BLUEPRINTS:
+        return error_screen(error.message, status)
+    return error_body(status, error.code, error.message, error.details), status
 
 
 def handle_unexpected(error: Exception) -> Any:
@@ -99,4 +116,5 @@ def _report(error: Exception) -> str:
 
 def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(DomainError, handle_domain_error)
     app.register_error_handler(Exception, handle_unexpected)

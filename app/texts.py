@@ -1,13 +1,21 @@
-"""The server's viewer-facing strings, quoted exactly from the spec (§2, §8). The front end has its own dictionary."""
+"""The viewer-facing strings the server shows, quoted exactly from the spec (§2, §8): the shell, its error screens,
+the API's not-found message. They live in ``texts.json``, which the player's Russian dictionary
+(static_src/i18n/ru.ts) imports too, so that the shell and the interface mounted over it say the same words."""
 
-MISSING_MOVIE_ID = "Пропущен movie_id в запросе"
-CONTENT_NOT_AVAILABLE = "Контент не доступен"
-BLOCKED_IN_COUNTRY = (
-    "Извините, данный контент недоступен в вашей стране. "
-    "Если вы используете VPN, мы рекомендуем отключить его или сменить страну."
-)
-GENERIC_ERROR = "К сожалению, произошла ошибка, попробуйте перезагрузите страницу."
-ERROR_ID_LABEL = "Идентификатор ошибки:"
-RELOAD_PAGE = "Перезагрузить страницу"
-START_PLAYBACK = "Смотреть"
-NO_SCRIPT = "Для просмотра включите JavaScript в браузере."
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+_TEXTS: dict[str, str] = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="utf-8"))
+
+PLAYER = _TEXTS["player"]  # the player's accessible name
+START_PLAYBACK = _TEXTS["start"]
+SEASON_EPISODE = _TEXTS["seasonEpisode"]  # .format(season=…, episode=…, title=…)
+MISSING_MOVIE_ID = _TEXTS["missingMovieId"]
+CONTENT_NOT_AVAILABLE = _TEXTS["notAvailable"]
+BLOCKED_IN_COUNTRY = _TEXTS["blocked"]
+GENERIC_ERROR = _TEXTS["genericError"]
+ERROR_ID_LABEL = _TEXTS["errorIdLabel"]
+RELOAD_PAGE = _TEXTS["reload"]
+NO_SCRIPT = _TEXTS["noScript"]

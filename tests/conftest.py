@@ -80,12 +80,12 @@ def app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iterator[
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media")})
     yield app
     with app.app_context():
-        _empty_tables()
+        empty_tables()
         db.session.remove()
         db.engine.dispose()
 
 
-def _empty_tables() -> None:
+def empty_tables() -> None:
     tables = list(reversed(db.metadata.sorted_tables))
     if db.engine.dialect.name == "postgresql":
         names = ", ".join(f'"{t.name}"' for t in tables)

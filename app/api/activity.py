@@ -13,9 +13,9 @@ from flask_smorest import Blueprint
 from werkzeug.wrappers import Response
 
 from app.errors import ApiError
+from app.http.viewer import viewer_key
 from app.schemas.activity import LastWatchedSchema, TimeProgressSchema
 from app.services.progress import last_watched, record_time, set_completed
-from app.viewer import viewer_key
 
 blp = Blueprint("activity", __name__, description="Where a viewer stopped in each episode and what they finished")
 
@@ -39,6 +39,8 @@ def no_store(response: Response) -> Response:
 @blp.route(f"{EPISODE_PATH}/time-progress", methods=["POST"])
 @blp.arguments(TimeProgressSchema)
 @blp.response(204)
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(404, response="NOT_FOUND")
 def post_time_progress(body: dict[str, Any], content_id: int, episode_id: int) -> None:
     """Remember where the viewer stopped in the episode, in whole seconds."""
     record_time(g.viewer_key, content_id, episode_id, body["time"])
@@ -47,11 +49,15 @@ def post_time_progress(body: dict[str, Any], content_id: int, episode_id: int) -
 @blp.route(f"{EPISODE_PATH}/completed")
 class Completed(MethodView):
     @blp.response(204)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
     def post(self, content_id: int, episode_id: int) -> None:
         """Mark the episode finished."""
         set_completed(g.viewer_key, content_id, episode_id, True)
 
     @blp.response(204)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
     def delete(self, content_id: int, episode_id: int) -> None:
         """Mark the episode not finished."""
         set_completed(g.viewer_key, content_id, episode_id, False)
@@ -59,6 +65,8 @@ class Completed(MethodView):
 
 @blp.route("/contents/<int:content_id>/episodes/watched/last")
 @blp.response(200, LastWatchedSchema)
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(404, response="NOT_FOUND")
 def get_last_watched(content_id: int) -> Any:
     """The episode of the content the viewer saved last, and where they stopped in it."""
     last = last_watched(g.viewer_key, content_id)

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
 
-MAX_VIEWER_KEY = 160  # "user:{identity}" or "fp:{device fingerprint}", see app/viewer.py
+MAX_VIEWER_KEY = 160  # "user:{identity}" or "fp:{device fingerprint}", see app/http/viewer.py
 
 
 class WatchProgress(db.Model):  # type: ignore[name-defined]

@@ -5,37 +5,30 @@
   a VAST with no ad (an ad server's "no fill", error 303 for the player), never an HTTP error.
 * ``GET /ad-tracking?creative=N&event=E&…``: records the hit (impression, click, an event, an error with its code)
   and answers 204. Tests read the hits back from the database.
+
+A bad query is a 400 (players and ad servers expect that of an ad call, not a 422), in the JSON error shape.
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any
 from urllib.parse import urljoin
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Response, request, url_for
+from flask_smorest import Blueprint
 
-from app.errors import ApiError
 from app.extensions import db
 from app.models import Content
+from app.schemas.ads import AdListQuerySchema, AdListSchema, TrackingQuerySchema, VastQuerySchema
 from app.services import vast
 from app.services.ads import ad_list, creative_for_vast, record_hit
-from app.services.params import MAX_ID
 
-bp = Blueprint("ads", __name__)
+blp = Blueprint("ads", __name__, description="The ad list, house VAST documents and the tracking pixel (spec §7)")
 
-MAX_WRAPPER_DEPTH = 5
-EVENT = re.compile(r"[A-Za-z]{1,40}")  # fullmatch
 VAST_MIME = "application/xml"
-
-
-def _int_arg(name: str, default: int | None = None, low: int = 1, high: int = MAX_ID) -> int | None:
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    # ASCII digits only: str.isdigit() alone takes '²', which int() refuses (a 500)
-    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
-        raise ApiError(400, "bad_request", f"{name} must be a whole number from {low} to {high}")
-    return int(raw)
+# Each ad call's answer: public (players fetch ads cross-origin) and never cached (macros, ids and pixels are per
+# request). Not an after_request, which would put them on the 400s too.
+PUBLIC = {"Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"}
 
 
 def _house_vast_url(creative_id: int, depth: int) -> str:
@@ -44,46 +37,39 @@ def _house_vast_url(creative_id: int, depth: int) -> str:
     return url_for("ads.vast_document", _external=True, creative=creative_id)
 
 
-def _public(response: Response) -> Response:
-    """The headers of each ad call's answer. A helper, not an after_request, which would put them on the 400s too."""
-    response.cache_control.no_store = True  # macros, ids and pixels are per request
-    response.headers["Access-Control-Allow-Origin"] = "*"  # an ad document is public; players fetch it cross-origin
-    return response
-
-
 def _xml(body: bytes) -> Response:
-    return _public(Response(body, mimetype=VAST_MIME))
+    return Response(body, mimetype=VAST_MIME, headers=PUBLIC)
 
 
-@bp.get("/ad-list.json")
-def ad_list_document() -> Response:
-    content_id = _int_arg("content_id")
+@blp.route("/ad-list.json")
+@blp.arguments(AdListQuerySchema, location="query", as_kwargs=True, error_status_code=400)
+@blp.response(200, AdListSchema)
+def ad_list_document(content_id: int | None = None) -> Any:
+    """The pre-roll and mid-roll lists for a content (spec §3): enabled placements in their order."""
     content = db.session.get(Content, content_id) if content_id is not None else None
-    return _public(jsonify(ad_list(content, _house_vast_url)))
+    return ad_list(content, _house_vast_url), PUBLIC
 
 
-@bp.get("/vast.xml")
-def vast_document() -> Response:
-    creative_id = _int_arg("creative")
-    if creative_id is None:
-        raise ApiError(400, "bad_request", "creative is required")
-    depth = _int_arg("depth", 0, low=0, high=MAX_WRAPPER_DEPTH) or 0
+@blp.route("/vast.xml")
+@blp.arguments(VastQuerySchema, location="query", as_kwargs=True, error_status_code=400)
+@blp.response(200, {"type": "string"}, content_type=VAST_MIME, description="A VAST 4.2 document")
+def vast_document(creative: int, depth: int) -> Response:
+    """A house creative as VAST 4.2: inline, or behind ``depth`` wrappers; no ad for an unknown creative."""
     tracking_url = url_for("ads.track", _external=True)
     if depth:
-        target = _house_vast_url(creative_id, depth - 1)
-        return _xml(vast.wrapper(target, creative_id, tracking_url, source=f"wrapper-{depth}"))
-    creative = creative_for_vast(creative_id, lambda url: urljoin(request.host_url, url))
-    if creative is None:
+        target = _house_vast_url(creative, depth - 1)
+        return _xml(vast.wrapper(target, creative, tracking_url, source=f"wrapper-{depth}"))
+    found = creative_for_vast(creative, lambda url: urljoin(request.host_url, url))
+    if found is None:
         return _xml(vast.empty())
-    return _xml(vast.inline(creative, tracking_url))
+    return _xml(vast.inline(found, tracking_url))
 
 
-@bp.get("/ad-tracking")
-def track() -> Response:
-    event = request.args.get("event", "")
-    if not EVENT.fullmatch(event):
-        raise ApiError(400, "bad_request", "event must be 1-40 Latin letters")
-    creative_id = _int_arg("creative")
-    record_hit(creative_id, event, request.args.get("code", "")[:16], request.args.get("source", "")[:40],
+@blp.route("/ad-tracking")
+@blp.arguments(TrackingQuerySchema, location="query", error_status_code=400)
+@blp.response(204)
+def track(hit: dict[str, Any]) -> Any:
+    """A pixel of the house documents: recorded with its whole query (the macros as the player filled them)."""
+    record_hit(hit.get("creative"), hit["event"], hit["code"][:16], hit["source"][:40],
                request.query_string.decode("utf-8", "replace")[:4000])
-    return _public(Response(status=204))
+    return None, 204, PUBLIC

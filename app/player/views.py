@@ -2,51 +2,26 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
-from flask import Blueprint, current_app, g, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from app import texts
 from app.errors import error_screen
 from app.extensions import db
+from app.http.headers import csp_nonce
+from app.http.origins import domain_of
+from app.http.viewer import viewer_country, viewer_key_from_cookie
 from app.models import Content
-from app.services.availability import Verdict, domain_of
-from app.services.embed import parent_origin, parse_origin_list
+from app.player.context import context_blob
+from app.services.availability import Verdict
 from app.services.params import InvalidMovieId, MissingMovieId, parse_player_params
 from app.services.player_context import Viewer, resolve_player_context
 from app.services.progress import completed_episode_ids
-from app.viewer import viewer_country, viewer_key_from_cookie
 
 bp = Blueprint("player", __name__)
-
-
-def runtime_config() -> dict[str, Any]:
-    """The runtime configuration the player reads (spec §1)."""
-    config = current_app.config
-    return {
-        "baseUrl": config["PLAYER_BASE_URL"],
-        "adListUrl": config["AD_LIST_URL"] or None,
-        "fullscreenMode": config["FULLSCREEN_MODE"],
-        "sentryProject": config["SENTRY_PROJECT"],
-        "sentryDsn": config["SENTRY_BROWSER_DSN"] or None,  # error reporting in the browser (spec §1); None loads none
-        "widgetAssetsPath": config["WIDGET_ASSETS_PATH"],
-        "statisticsFunction": config["STATISTICS_FUNCTION"],  # analytics (spec §7); "" sends none
-        "placeholderUrl": url_for("assets.clip", filename="not-available.mp4"),
-        # The embedding page's origin (spec §7): the allow-listed `origin` parameter, else the Referer's; the parent
-        # bridge posts only there and takes commands only from there (static_src/embed/bridge.ts).
-        "parentOrigin": parent_origin(
-            request.args.get("origin"), request.referrer, parse_origin_list(config["PUBLISHER_ORIGINS"])
-        ),
-    }
-
-
-def csp_nonce() -> str:
-    if "csp_nonce" not in g:
-        g.csp_nonce = secrets.token_urlsafe(16)
-    return str(g.csp_nonce)
 
 
 @bp.get("/")
@@ -61,15 +36,16 @@ def player() -> Any:
     key = viewer_key_from_cookie()
     completed = completed_episode_ids(key, params.movie_id) if key else frozenset()
     viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer), completed=completed)
-    context = resolve_player_context(params, viewer, runtime_config())
-    if context is None:
+    ctx = resolve_player_context(params, viewer)
+    if ctx is None:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
-    if context.verdict is Verdict.BLOCKED_DOMAIN:
-        return error_screen(texts.CONTENT_NOT_AVAILABLE, 403, context=context.data)
+    data = context_blob(ctx)
+    if ctx.verdict is Verdict.BLOCKED_DOMAIN:
+        return error_screen(texts.CONTENT_NOT_AVAILABLE, 403, context=data)
     # Blocked in the viewer's country (spec §4): still the player, which plays a tiny placeholder clip and then shows
     # the blocked text (the shell says it without JavaScript); 451 tells crawlers and monitoring what happened.
-    status = 451 if context.verdict is Verdict.BLOCKED_COUNTRY else 200
-    return render_template("player/player.html", ctx=context, data=context.data), status
+    status = 451 if ctx.verdict is Verdict.BLOCKED_COUNTRY else 200
+    return render_template("player/player.html", ctx=ctx, data=data), status
 
 
 @bp.after_request

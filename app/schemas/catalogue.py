@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields
 
-from app.services.params import MAX_ID
+from app.schemas.common import Id
 
 
 class SlugSchema(Schema):
@@ -66,9 +66,7 @@ class AvailabilitySchema(Schema):
 
 
 class EpisodesQuerySchema(Schema):
-    content_id = fields.Int(
-        data_key="content-id", required=True, strict=False, validate=validate.Range(min=1, max=MAX_ID)
-    )
+    content_id = Id(data_key="content-id", required=True)
 
 
 class AvailabilityQuerySchema(Schema):

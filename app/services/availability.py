@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from urllib.parse import urlsplit
 
 from app.models.catalogue import RuleKind
 
@@ -22,26 +21,6 @@ class Verdict(enum.Enum):
     @property
     def available(self) -> bool:
         return self is Verdict.AVAILABLE
-
-
-def normalise_country(code: str | None) -> str | None:
-    code = (code or "").strip().lower()
-    return code if len(code) == 2 and code.isascii() and code.isalpha() else None
-
-
-def domain_of(address: str | None) -> str | None:
-    """The host of a page address (``https://Site.example/film?id=1`` → ``site.example``) or of a bare host."""
-    address = (address or "").strip()
-    if not address:
-        return None
-    if "//" not in address:
-        address = "//" + address
-    try:
-        host = urlsplit(address).hostname
-    except ValueError:
-        return None
-    host = (host or "").rstrip(".")
-    return host or None
 
 
 def _domain_matches(host: str, rule: str) -> bool:

@@ -6,7 +6,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-MAX_ID = 2**31 - 1  # ids are 32-bit integers in every database we run on
+from app.models.ids import storable_id
+
 _DIGITS = re.compile(r"[0-9]+")
 _TIME_CODE = re.compile(r"[0-9.]+")
 _LANG_CODE = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?")
@@ -43,7 +44,7 @@ def parse_id(raw: str | None) -> int | None:
     if raw is None or not _DIGITS.fullmatch(raw.strip()):
         return None
     value = int(raw.strip())
-    return value if 0 < value <= MAX_ID else None
+    return value if storable_id(value) else None
 
 
 def parse_time_code(raw: str | None) -> int | None:

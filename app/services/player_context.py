@@ -1,18 +1,15 @@
-"""Everything the player page needs, resolved on the server in three queries (spec §3 "Player context")."""
+"""Everything the player page needs, resolved on the server in three queries (spec §3 "Player context"): the
+content, its episodes, the episode to open (spec §2) and whether it may play for this viewer (spec §4). The page
+turns it into its JSON blob (app/player/context.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
-
-from app.extensions import db
 from app.models import AvailabilityRule, Content, Episode
-from app.schemas.catalogue import ContentSchema, SeasonSchema, dump_episodes
 from app.services.availability import Verdict, check_availability
-from app.services.episodes import EpisodeRef, choose_episode, play_order
+from app.services.catalogue import episode_ref, load_content, load_episodes
+from app.services.episodes import choose_episode
 from app.services.params import PlayerParams
 
 
@@ -25,10 +22,12 @@ class Viewer:
 
 @dataclass(frozen=True)
 class PlayerContext:
+    params: PlayerParams
+    viewer: Viewer
     content: Content
-    episode: Episode | None
+    episodes: list[Episode]  # in play order
+    episode: Episode | None  # the one the player opens
     verdict: Verdict
-    data: dict[str, Any]  # the JSON blob the front end mounts from
 
     @property
     def available(self) -> bool:
@@ -41,36 +40,11 @@ class PlayerContext:
         return path if self.available and path and ".json" in path else None
 
 
-def load_content(content_id: int) -> Content | None:
-    query = (
-        select(Content)
-        .where(Content.id == content_id)
-        .options(
-            selectinload(Content.countries),
-            selectinload(Content.languages),
-            selectinload(Content.seasons),
-            selectinload(Content.availability_rules),
-        )
-    )
-    return db.session.scalars(query).first()
-
-
-def load_episodes(content_id: int) -> list[Episode]:
-    query = select(Episode).where(Episode.content_id == content_id).options(selectinload(Episode.season))
-    episodes = list(db.session.scalars(query))
-    by_id = {e.id: e for e in episodes}
-    return [by_id[ref.id] for ref in play_order([episode_ref(e) for e in episodes])]
-
-
-def episode_ref(episode: Episode) -> EpisodeRef:
-    return EpisodeRef(episode.id, episode.order, episode.season.order if episode.season else None)
-
-
 def availability_of(rules: list[AvailabilityRule], viewer: Viewer) -> Verdict:
     return check_availability(((r.kind, r.value) for r in rules), country=viewer.country, domain=viewer.domain)
 
 
-def resolve_player_context(params: PlayerParams, viewer: Viewer, runtime: dict[str, Any]) -> PlayerContext | None:
+def resolve_player_context(params: PlayerParams, viewer: Viewer) -> PlayerContext | None:
     """None when no such content exists; otherwise the context, available or not."""
     content = load_content(params.movie_id)
     if content is None:
@@ -88,20 +62,5 @@ def resolve_player_context(params: PlayerParams, viewer: Viewer, runtime: dict[s
     verdict = Verdict.AVAILABLE if params.disable_checking_available else availability_of(
         content.availability_rules, viewer
     )
-    data = {
-        "content": ContentSchema().dump(content),
-        "seasons": SeasonSchema(many=True).dump(content.seasons),
-        "episodes": dump_episodes(episodes, viewer.completed),
-        "episodeId": chosen.id if chosen else None,
-        "episodeTime": params.episode_time,
-        "timeCode": params.time_code,
-        "isEnabledShare": params.enabled_share,
-        "isAvailable": verdict.available,
-        "isPreload": not params.auto_play,
-        "autoPlay": params.auto_play,
-        "voiceAuthor": params.voice_author,
-        "userId": params.user_id,
-        "langOrder": list(params.lang_order),
-        "config": runtime,
-    }
-    return PlayerContext(content=content, episode=chosen, verdict=verdict, data=data)
+    return PlayerContext(params=params, viewer=viewer, content=content, episodes=episodes, episode=chosen,
+                         verdict=verdict)

@@ -1,7 +1,7 @@
 """Viewing progress (spec §7 "Catalogue: history and progress"): where each viewer stopped, what they finished.
 
-A viewer is a key from ``app.viewer``. Each write is one statement (INSERT … ON CONFLICT, or an UPDATE), so two
-requests for the same row at the same moment both succeed and leave one row.
+A viewer is a key (``user:…`` or ``fp:…``, app/http/viewer.py). Each write is one statement (INSERT … ON CONFLICT,
+or an UPDATE), so two requests for the same row at the same moment both succeed and leave one row.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from sqlalchemy import and_, false, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from app import texts
-from app.errors import ApiError
 from app.extensions import db
 from app.models import Content, Episode, WatchProgress
-from app.services.params import MAX_ID
+from app.models.ids import storable_id
+from app.services.catalogue import content_not_found
+from app.services.errors import NotFound
 
 _INSERTS: dict[str, Callable[..., Any]] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
@@ -62,8 +63,9 @@ def completed_episode_ids(viewer_key: str, content_id: int) -> frozenset[int]:
 
 
 def last_watched(viewer_key: str, content_id: int) -> LastWatched | None:
-    """The episode of the content this viewer saved last, or None. A 404 ApiError for an unknown content."""
-    _require_storable(content_id)
+    """The episode of the content this viewer saved last, or None. NotFound for an unknown content."""
+    if not storable_id(content_id):
+        raise content_not_found(content_id)
     query = (
         select(WatchProgress.episode_id, WatchProgress.time, WatchProgress.updated_at)
         .where(WatchProgress.viewer_key == viewer_key, WatchProgress.content_id == content_id)
@@ -73,7 +75,7 @@ def last_watched(viewer_key: str, content_id: int) -> LastWatched | None:
     row = db.session.execute(query).first()
     if row is None:
         if db.session.scalar(select(Content.id).where(Content.id == content_id)) is None:
-            raise _content_not_found(content_id)
+            raise content_not_found(content_id)
         return None
     episode_id, time, updated_at = row
     # SQLite hands back naive datetimes; what it stores is UTC.
@@ -81,10 +83,10 @@ def last_watched(viewer_key: str, content_id: int) -> LastWatched | None:
 
 
 def _require_episode(content_id: int, episode_id: int) -> None:
-    """A 404 ApiError unless the content exists and the episode is one of its own; one query."""
-    _require_storable(content_id)
-    # the same holds for episode ids: one beyond 32 bits matches no episode
-    episode_matches = (Episode.id == episode_id) if 0 < episode_id <= MAX_ID else false()
+    """NotFound unless the content exists and the episode is one of its own; one query."""
+    if not storable_id(content_id):
+        raise content_not_found(content_id)
+    episode_matches = (Episode.id == episode_id) if storable_id(episode_id) else false()  # else it matches none
     query = (
         select(Episode.id)
         .select_from(Content)
@@ -93,20 +95,10 @@ def _require_episode(content_id: int, episode_id: int) -> None:
     )
     row = db.session.execute(query).first()
     if row is None:
-        raise _content_not_found(content_id)
+        raise content_not_found(content_id)
     if row.id is None:
         details = {"contentId": content_id, "episodeId": episode_id}
-        raise ApiError(404, "episode_not_found", texts.CONTENT_NOT_AVAILABLE, details)
-
-
-def _require_storable(content_id: int) -> None:
-    """An id no column can hold names no content (and must not reach PostgreSQL, which would refuse it)."""
-    if not 0 < content_id <= MAX_ID:
-        raise _content_not_found(content_id)
-
-
-def _content_not_found(content_id: int) -> ApiError:
-    return ApiError(404, "content_not_found", texts.CONTENT_NOT_AVAILABLE, {"contentId": content_id})
+        raise NotFound("episode_not_found", texts.CONTENT_NOT_AVAILABLE, details)
 
 
 def _upsert(viewer_key: str, content_id: int, episode_id: int, **changes: object) -> None:

@@ -11,7 +11,7 @@ import {
   sha256Token,
 } from './fingerprint';
 
-const SERVER_TOKEN = /^[A-Za-z0-9_-]{8,128}$/; // app/viewer.py's pattern
+const SERVER_TOKEN = /^[A-Za-z0-9_-]{8,128}$/; // app/http/viewer.py's pattern
 const subtle = webcrypto.subtle as unknown as SubtleCrypto;
 // jsdom has no TextEncoder; every browser the player targets has
 globalThis.TextEncoder ??= NodeTextEncoder as unknown as typeof TextEncoder;

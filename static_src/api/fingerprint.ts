@@ -7,7 +7,7 @@ import { DEFAULTS } from '../core/defaults';
 import { whenIdle } from '../core/timing';
 
 export const FINGERPRINT_COOKIE = 'device_fp';
-const TOKEN = /^[A-Za-z0-9_-]{8,128}$/; // the server's pattern (app/viewer.py): a cookie-safe token
+const TOKEN = /^[A-Za-z0-9_-]{8,128}$/; // the server's pattern (app/http/viewer.py): a cookie-safe token
 
 /** What the API client and the ad requests need: the value known now, or the value once computed. */
 export interface FingerprintSource {

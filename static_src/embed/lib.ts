@@ -6,6 +6,7 @@
 // (static_src/build.mjs): window.PlayerHost.createPlayer. docs/embed.md shows it in use.
 import { Emitter } from '../core/events';
 import { parseMessage, type PlayerCommand, type PlayerEventPayloads, type PlayerEventType } from './messages';
+import { player } from '../../app/texts.json';
 
 export type { PlayerEventPayloads, PlayerEventType } from './messages';
 
@@ -90,7 +91,7 @@ export function createPlayer(container: Element | string, options: PlayerOptions
   const playerOrigin = address.origin;
   const iframe = win.document.createElement('iframe');
   iframe.src = address.href;
-  iframe.title = options.title ?? 'Видеоплеер';
+  iframe.title = options.title ?? player; // the player's name (app/texts.json), as the page inside calls itself
   iframe.setAttribute('allow', ALLOW);
   iframe.setAttribute('allowfullscreen', '');
   const listeners = new Emitter<PlayerEventPayloads>();

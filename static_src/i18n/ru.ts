@@ -1,18 +1,30 @@
 // The viewer's language. Strings the spec quotes are copied exactly (§2, §8, §9), including the ones it quotes in
-// English ('Auto', 'LIVE', 'Captions look like this.'); the rest is ours.
+// English ('Auto', 'LIVE', 'Captions look like this.'); the rest is ours. What the server's shell and error screens
+// say too comes from app/texts.json, the one copy both sides read (app/texts.py).
+import {
+  blocked,
+  errorIdLabel,
+  genericError,
+  missingMovieId,
+  notAvailable,
+  player,
+  reload,
+  seasonEpisode,
+  start,
+} from '../../app/texts.json';
+
 export const ru = {
-  player: 'Видеоплеер',
-  start: 'Смотреть',
+  player,
+  start,
   loading: 'Загрузка',
-  seasonEpisode: 'Сезон {season}, серия {episode}. {title}',
-  missingMovieId: 'Пропущен movie_id в запросе',
+  seasonEpisode,
+  missingMovieId,
   loadError: 'Ошибка в загрузке: {address}',
-  notAvailable: 'Контент не доступен',
-  blocked:
-    'Извините, данный контент недоступен в вашей стране. Если вы используете VPN, мы рекомендуем отключить его или сменить страну.',
-  genericError: 'К сожалению, произошла ошибка, попробуйте перезагрузите страницу. Идентификатор ошибки: {id}',
-  reload: 'Перезагрузить страницу',
-  errorId: 'Идентификатор ошибки: {id}',
+  notAvailable,
+  blocked,
+  genericError: `${genericError} ${errorIdLabel} {id}`,
+  reload,
+  errorId: `${errorIdLabel} {id}`,
   controls: 'Управление плеером',
   play: 'Воспроизвести',
   pause: 'Пауза',

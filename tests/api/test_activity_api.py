@@ -204,11 +204,3 @@ def test_a_token_signed_with_another_key_is_ignored(app, client, demo_catalogue)
     forged = token(app)
     app.config["JWT_SECRET_KEY"] = key
     assert_error(client.get(LAST, headers=forged), 401, "viewer_unknown")
-
-
-def test_openapi_document_lists_the_progress_calls(client):
-    paths = client.get("/openapi.json").get_json()["paths"]
-    completed = "/contents/{content_id}/episodes/{episode_id}/completed"
-    assert {"/contents/{content_id}/episodes/{episode_id}/time-progress", completed,
-            "/contents/{content_id}/episodes/watched/last"} <= set(paths)
-    assert {"post", "delete"} <= set(paths[completed])

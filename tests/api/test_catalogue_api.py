@@ -114,9 +114,3 @@ def test_an_unexpected_failure_is_a_json_500_without_internals(app, client):
     error = assert_error(client.get("/explode"), 500, "internal_error")
     assert "secret" not in str(error)
     assert error["details"]["errorId"]
-
-
-def test_openapi_document_lists_the_catalogue_reads(client):
-    paths = client.get("/openapi.json").get_json()["paths"]
-    assert {"/contents/{content_id}", "/contents/{content_id}/seasons", "/episodes",
-            "/contents/{content_id}/available"} <= set(paths)

@@ -190,7 +190,7 @@ def measure(dist: Path = DIST, off_path: list[str] | None = None) -> Sizes:
         outputs[css].role = "css"
     for path, info in info_of.items():
         if path.endswith(".css") and str(info.get("entryPoint", "")).endswith(".css"):
-            output = outputs[path]  # a CSS entry: the page inlines it (app/services/assets.py inline_css) ...
+            output = outputs[path]  # a CSS entry: the page inlines it (app/http/assets.py inline_css) ...
             output.role = "inline-css"
             text = inline_text(dist / output.name).encode()  # ... without its source-map comment
             output.raw, output.brotli = len(text), len(brotli.compress(text, quality=BROTLI_QUALITY))

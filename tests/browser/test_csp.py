@@ -1,4 +1,4 @@
-"""The player under its own Content-Security-Policy (app/services/csp.py): no 'unsafe-eval', no inline script without
+"""The player under its own Content-Security-Policy (app/http/csp.py): no 'unsafe-eval', no inline script without
 the page's nonce, and yet everything plays: the pre-roll (VAST, the creative, its pixels), the film through hls.js
 (MSE blob:, its worker file), subtitles, the audio worklet. Every frame reports each violation; there must be none."""
 

@@ -32,7 +32,7 @@ from tests.ingest import Ingest, serve_ingest
 FILM = "movie_id=1"  # 1860 s, two voices
 BROKEN_EPISODE = "movie_id=2&season=1&episode=1"  # episode 2, whose HLS master playlist the server is made to 404
 BROKEN_PLAYLIST = "/media/titles/series-s1e1/master.m3u8"
-SERVER_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")  # app/viewer.py
+SERVER_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")  # app/http/viewer.py
 YEAR = 365 * 24 * 3600
 
 # Cookies and both storages throw, as in a browser that blocks them for this frame (a SecurityError).

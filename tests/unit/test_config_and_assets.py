@@ -6,7 +6,7 @@ import os
 import pytest
 
 from app.config import Settings, normalise_database_url
-from app.services.assets import AssetsNotBuilt, Manifest
+from app.http.assets import AssetsNotBuilt, Manifest
 
 
 def test_environment_overrides_are_typed():
@@ -26,6 +26,30 @@ def test_production_refuses_the_development_secret():
 def test_unknown_fullscreen_mode_is_refused(mode):
     with pytest.raises(ValueError, match="FULLSCREEN_MODE"):
         Settings(FULLSCREEN_MODE=mode).check()
+
+
+def test_test_timings_reach_the_player_and_nothing_without_them(app):
+    from app.player.context import runtime_config
+
+    with app.test_request_context("/"):
+        assert "timings" not in runtime_config()
+    settings = Settings.from_env({"PLAYER_TEST_TIMINGS": "analyticsTimeupdateMs=2000, vastTimeoutMs=1.5"})
+    settings.check()
+    app.config["PLAYER_TEST_TIMINGS"] = settings.flask_mapping()["PLAYER_TEST_TIMINGS"]
+    with app.test_request_context("/"):
+        assert runtime_config()["timings"] == {"analyticsTimeupdateMs": 2000, "vastTimeoutMs": 1.5}
+
+
+@pytest.mark.parametrize("raw", ["vastTimeoutMs", "vastTimeoutMs=0", "vastTimeoutMs=-5", "vastTimeoutMs=x",
+                                 "vast=100", "alert(1)Ms=5", "__proto__Ms=5", "vastTimeoutMs=1e9"])
+def test_test_timings_that_are_not_name_equals_positive_number_are_refused(raw):
+    with pytest.raises(ValueError, match="PLAYER_TEST_TIMINGS"):
+        Settings(PLAYER_TEST_TIMINGS=raw).check()
+
+
+def test_production_refuses_test_timings():
+    with pytest.raises(ValueError, match="PLAYER_TEST_TIMINGS"):
+        Settings(ENV="production", SECRET_KEY="s3cret", PLAYER_TEST_TIMINGS="vastTimeoutMs=100").check()
 
 
 @pytest.mark.parametrize(("url", "expected"), [

@@ -1,8 +1,8 @@
-"""The embed page's Content-Security-Policy and the framing refusal (app/services/csp.py)."""
+"""The embed page's Content-Security-Policy and the framing refusal (app/http/csp.py)."""
 
 import pytest
 
-from app.services.csp import REFUSE_FRAMING, embed_policy
+from app.http.csp import embed_policy
 
 NONCE = "n0nce-Abc_123"
 
@@ -64,7 +64,3 @@ def test_a_cdn_for_our_code_and_extra_connect_hosts_are_named_by_origin():
 def test_a_nonce_that_could_break_the_header_is_refused(nonce):
     with pytest.raises(ValueError):
         embed_policy(nonce=nonce)
-
-
-def test_everything_else_refuses_framing_both_ways():
-    assert REFUSE_FRAMING == {"Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY"}

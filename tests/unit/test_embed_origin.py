@@ -1,9 +1,9 @@
-"""The embedding page's origin (app/services/embed.py): the allow-listed origin parameter, else the Referer's."""
+"""The embedding page's origin (app/http/origins.py): the allow-listed origin parameter, else the Referer's."""
 
 import pytest
 
 from app.config import Settings
-from app.services.embed import origin_of, parent_origin, parse_origin_list
+from app.http.origins import origin_of, parent_origin, parse_origin_list
 
 PUBLISHER = "https://publisher.example"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.config import Settings
-from app.services.reporting import Dsn, parse_dsn, reporting_connect_origins
+from app.http.reporting import Dsn, parse_dsn, reporting_connect_origins
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_no_dsn_no_origin():
 
 
 def test_the_runtime_config_carries_the_dsn_only_when_set(app):
-    from app.player.views import runtime_config
+    from app.player.context import runtime_config
 
     with app.test_request_context("/"):
         assert runtime_config()["sentryDsn"] is None

@@ -65,3 +65,18 @@ def parent_origin(origin_param: str | None, referrer: str | None, allowed: Colle
     if claimed is not None and claimed in allowed:
         return claimed
     return origin_of(referrer)
+
+
+def domain_of(address: str | None) -> str | None:
+    """The host of a page address (``https://Site.example/film?id=1`` → ``site.example``) or of a bare host."""
+    address = (address or "").strip()
+    if not address:
+        return None
+    if "//" not in address:
+        address = "//" + address
+    try:
+        host = urlsplit(address).hostname
+    except ValueError:
+        return None
+    host = (host or "").rstrip(".")
+    return host or None

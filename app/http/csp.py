@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from app.services.embed import origin_of
+from app.http.origins import origin_of
 
 REFUSE_FRAMING = {
     "Content-Security-Policy": "frame-ancestors 'none'",

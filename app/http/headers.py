@@ -1,21 +1,29 @@
-"""Every response's framing and content-security headers (the policies are built in app/services/csp.py).
+"""Every response's security headers (the embed page's policy is built in app/http/csp.py).
 
-The embed page (``player.player``: the player and its error screens) gets its Content-Security-Policy and may be
-framed by publishers; every other response refuses framing. A response that already carries a
-Content-Security-Policy (a view that knows better) keeps it.
+The embed page (``player.player``: the player and its error screens) gets its Content-Security-Policy, with the
+per-request nonce of its inline script and style, and may be framed by publishers; every other response refuses
+framing. A response that already carries a Content-Security-Policy (a view that knows better) keeps it.
 """
 
 from __future__ import annotations
 
-from flask import Flask, current_app, request
+import secrets
+
+from flask import Flask, current_app, g, request
 from werkzeug.wrappers import Response
 
-from app.player.views import csp_nonce  # the nonce of the page's inline script and style
-from app.services.csp import REFUSE_FRAMING, embed_policy
-from app.services.embed import parse_origin_list
-from app.services.reporting import reporting_connect_origins
+from app.http.csp import REFUSE_FRAMING, embed_policy
+from app.http.origins import parse_origin_list
+from app.http.reporting import reporting_connect_origins
 
 EMBED_ENDPOINTS = {"player.player"}
+
+
+def csp_nonce() -> str:
+    """This request's nonce for the page's inline script and style (templates call it; the policy names it)."""
+    if "csp_nonce" not in g:
+        g.csp_nonce = secrets.token_urlsafe(16)
+    return str(g.csp_nonce)
 
 
 def embed_csp() -> str:

@@ -11,11 +11,15 @@ from flask_jwt_extended.exceptions import JWTExtendedException
 from jwt import PyJWTError
 
 from app.models.activity import MAX_VIEWER_KEY
-from app.services.availability import normalise_country
 
 FINGERPRINT_HEADER = "X-Session-Context"  # spec §7: every API request carries the device fingerprint
 FINGERPRINT_COOKIE = "device_fp"  # spec §3
 _FINGERPRINT = re.compile(r"[A-Za-z0-9_-]{8,128}")
+
+
+def normalise_country(code: str | None) -> str | None:
+    code = (code or "").strip().lower()
+    return code if len(code) == 2 and code.isascii() and code.isalpha() else None
 
 
 def viewer_country() -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from app.services.embed import origin_of
+from app.http.origins import origin_of
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,43 @@
+"""What every schema shares: the id field and the one JSON error shape (app/errors.py builds it)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from app.models.ids import MAX_ID
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
+class Count(fields.Integer):
+    """A whole number written with ASCII digits when it comes as text (a query): not '+5', '1e3', '1.0' nor the
+    digits of other scripts ('²', '٥'), which Python's int() would take."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and not _DIGITS.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Id(Count):
+    """A row id: a positive 32-bit integer (app/models/ids.py)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("validate", validate.Range(min=1, max=MAX_ID))
+        super().__init__(**kwargs)
+
+
+class ErrorDetailSchema(Schema):
+    status = fields.Int(required=True, metadata={"description": "the HTTP status"})
+    code = fields.Str(required=True, metadata={"description": "stable, for clients to branch on"})
+    message = fields.Str(required=True, metadata={"description": "for people"})
+    details = fields.Dict(metadata={"description": "field errors, ids, the error id of a 500"})
+
+
+class ErrorSchema(Schema):
+    """Every API error: ``{"error": {"status", "code", "message", "details"?}}``."""
+
+    error = fields.Nested(ErrorDetailSchema, required=True)

@@ -1,0 +1,32 @@
+"""The errors a rule raises when it says no. They know nothing of HTTP: app/errors.py answers each kind with its
+status, and its ``code``, ``message`` and ``details`` become the JSON error (or the player's error screen)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DomainError(Exception):
+    """A rule refused. ``code`` is stable (clients branch on it), ``message`` is for people."""
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+class NotFound(DomainError):
+    """What was asked for does not exist (or is not this caller's to see)."""
+
+
+class Conflict(DomainError):
+    """The request contradicts what is stored (a taken name, a stale version)."""
+
+
+class Invalid(DomainError):
+    """The input breaks a rule that a schema cannot see."""
+
+
+class Forbidden(DomainError):
+    """The caller may not do this."""

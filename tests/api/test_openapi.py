@@ -1,0 +1,78 @@
+"""The OpenAPI document (/openapi.json) against the application's own routes: every API call is in it, with its
+methods, its success response, the error responses it documents in the one error shape the service sends."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+
+# The routes that are not API calls: pages, built assets, media, the document itself.
+NOT_API = {"api-docs.openapi_json", "player.player", "player.demo", "media"}
+NOT_API_BLUEPRINTS = {"assets"}
+IGNORED_METHODS = {"HEAD", "OPTIONS"}
+
+
+def api_routes(app: Flask) -> set[tuple[str, str]]:
+    """(OpenAPI path, method) of every API route the application answers."""
+    routes = set()
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint in NOT_API or rule.endpoint.split(".")[0] in NOT_API_BLUEPRINTS:
+            continue
+        path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule.rule)
+        routes |= {(path, method.lower()) for method in (rule.methods or set()) - IGNORED_METHODS}
+    return routes
+
+
+@pytest.fixture
+def document(client) -> dict:
+    response = client.get("/openapi.json")
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def documented(document: dict) -> set[tuple[str, str]]:
+    return {(path, method) for path, item in document["paths"].items() for method in item if method != "parameters"}
+
+
+def test_every_api_route_is_documented_with_each_method(app, document):
+    routes = api_routes(app)
+    assert len(routes) >= 11  # the catalogue reads, the progress calls, the ad calls
+    assert routes - documented(document) == set()
+    assert documented(document) - routes == set()  # and nothing is documented that does not answer
+
+
+def test_a_new_undocumented_route_is_noticed(app):
+    app.add_url_rule("/contents/<int:content_id>/secret", "secret", lambda content_id: "x")
+    document = app.test_client().get("/openapi.json").get_json()
+    assert api_routes(app) - documented(document) == {("/contents/{content_id}/secret", "get")}
+
+
+def test_every_operation_documents_its_success_and_the_error_shape(document):
+    responses = document["components"]["responses"]
+    for path, method in documented(document):
+        operation = document["paths"][path][method]
+        statuses = set(operation["responses"])
+        assert any(status.startswith("2") for status in statuses), (path, method)
+        assert operation["responses"]["default"] == {"$ref": "#/components/responses/DEFAULT_ERROR"}
+        for status in statuses - {"default"}:
+            if status.startswith(("4", "5")):
+                ref = operation["responses"][status]["$ref"].rsplit("/", 1)[-1]
+                schema = responses[ref]["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/Error"}, (path, method, status)
+
+
+def test_the_documented_error_shape_is_the_one_the_service_sends(client, document):
+    schemas = document["components"]["schemas"]
+    envelope = schemas["Error"]
+    assert envelope["required"] == ["error"] and set(envelope["properties"]) == {"error"}
+    detail = schemas[envelope["properties"]["error"]["$ref"].rsplit("/", 1)[-1]]
+    for response in (client.get("/contents/123456"), client.get("/episodes?content-id=x"),
+                     client.get("/vast.xml"), client.post("/contents/1/episodes/1/completed")):
+        body = response.get_json()
+        assert set(body) == {"error"}
+        error = body["error"]
+        assert set(detail["required"]) <= set(error) <= set(detail["properties"]), error
+        assert error["status"] == response.status_code
+        assert isinstance(error["code"], str) and isinstance(error["message"], str) and error["message"]

@@ -1,0 +1,62 @@
+"""The server's layers (README "Layout"): arrows run one way. Rules (services) know no HTTP and no schema, schemas
+know no rule, models know neither; config reads no layer; the plumbing (app/http) holds no domain rule. Read from
+the source with ast, so that a new module that breaks a rule fails here, whoever writes it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parents[2] / "app"
+
+# module prefix → what it may not import (app modules by prefix, or third-party packages)
+FORBIDDEN = {
+    "app.services": ("app.api", "app.admin", "app.player", "app.http", "app.schemas", "app.errors", "flask",
+                     "werkzeug", "flask_smorest", "flask_jwt_extended"),
+    "app.schemas": ("app.services", "app.api", "app.admin", "app.player", "app.http", "app.errors"),
+    "app.models": ("app.services", "app.schemas", "app.api", "app.admin", "app.player", "app.http", "app.errors"),
+    "app.config": ("app.services", "app.api", "app.player", "app.schemas", "app.models", "app.errors"),
+    "app.http": ("app.services", "app.api", "app.admin", "app.player", "app.schemas", "app.errors"),
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(APP.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+MODULES = sorted(APP.rglob("*.py"))
+
+
+def broken_rules(module: str, imported: set[str]) -> list[str]:
+    found = []
+    for layer, forbidden in FORBIDDEN.items():
+        if module == layer or module.startswith(layer + "."):
+            found += [name for name in sorted(imported) for bad in forbidden
+                      if name == bad or name.startswith(bad + ".")]
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_no_module_imports_against_the_arrows(path: Path):
+    assert broken_rules(module_name(path), imports_of(path)) == []
+
+
+def test_the_check_sees_a_broken_rule():
+    """The rule table catches what it is for (so the test above can fail)."""
+    assert broken_rules("app.services.progress", {"app.errors", "flask"}) == ["app.errors", "flask"]
+    assert broken_rules("app.schemas.catalogue", {"app.services.params.MAX_ID"}) == ["app.services.params.MAX_ID"]
+    assert broken_rules("app.api.catalogue", {"app.services.catalogue", "flask"}) == []
