@@ -28,6 +28,31 @@ export default defineConfig(
     },
   },
   {
+    // core/ is what every module imports; it imports none of them (the event map's types live in core/ or context.ts)
+    files: ['static_src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['../*/**', '!../context'],
+          message: 'core/ imports only core/ and the context types',
+        }],
+      }],
+    },
+  },
+  {
+    // Components read the stores and send intents to the controller: no media element, engine or platform call
+    files: ['static_src/ui/**/*.{ts,tsx}'],
+    ignores: ['static_src/ui/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['../player/engine', '../player/platform', '../player/captions', '../player/gain', '../ads/*'],
+          message: "the interface sends intents to the controller (player/controller.ts); it never works the media",
+        }],
+      }],
+    },
+  },
+  {
     files: ['static_src/build.mjs', '*.js', '*.mjs', 'static_src/test/*.js'],
     languageOptions: { sourceType: 'module', globals: nodeGlobals },
   },

@@ -15,9 +15,9 @@ import { preloadEngine } from './player/engine';
 import { DEFAULTS } from './core/defaults';
 import { yieldToMain } from './core/timing';
 import { watchErrors } from './reporting/report';
-import { createVideo, reflectPhase } from './ui/shellState';
-import { serveShellStart } from './ui/shellStart';
-import { applyStyles } from './ui/styles';
+import { createVideo, reflectPhase } from './shell/state';
+import { serveShellStart } from './shell/start';
+import { applyStyles } from './shell/styles';
 import './styles/controls.css';
 import './styles/ads.css';
 
@@ -131,7 +131,7 @@ function boot(): void {
     // React and react-dom evaluate in one task, the interface's own modules in the next, the first render in a third:
     // each well under a long task, where the three together made one.
     void ready
-      .then(() => applyStyles()) // ui/styles.ts: now when the viewer is to press play, else after the first frame
+      .then(() => applyStyles()) // shell/styles.ts: now when the viewer is to press play, else after the first frame
       .then(() => import('react-dom/client'))
       .then(() => yieldToMain())
       .then(() => import('./ui/mount'))

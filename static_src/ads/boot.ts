@@ -5,8 +5,7 @@ import type { PlayerContext } from '../context';
 import { DEFAULTS } from '../core/defaults';
 import { Disposer } from '../core/dispose';
 import type { Hold, PlayerController } from '../player/controller';
-import { bindContentMediaSession } from '../player/platform';
-import { applyStyles } from '../ui/styles';
+import { applyStyles } from '../shell/styles';
 import { emitAdEvents } from './events';
 import { AdLayer } from './layer';
 import { adListFor, adRequestHeaders, type AdList } from './list';
@@ -17,13 +16,14 @@ import { loadVast } from './vast';
 export interface Ads {
   scheduler: AdScheduler;
   preroll: Hold; // lets the episode load once the pre-roll's first frame is out
+  dispose(): void; // no more breaks: the break on screen stops, every subscription to the controller goes
 }
 
 /** `list`: the first pre-roll's ad list when the entry requested it already (ads/list.ts). */
 export function startAds(
   context: PlayerContext, controller: PlayerController, container: HTMLElement, list?: Promise<AdList>,
 ): Ads {
-  applyStyles(); // the ad layer's styles, before its first ad (ui/styles.ts)
+  applyStyles(); // the ad layer's styles, before its first ad (shell/styles.ts)
   const probe = document.createElement('video');
   let contentMayLoad: (() => void) | null = null;
   const layer = new AdLayer({
@@ -35,7 +35,7 @@ export function startAds(
     muted: () => controller.store.get().muted,
     volume: () => controller.store.get().volume,
     mediaTimeoutMs: DEFAULTS.adMediaTimeoutMs,
-    restoreMediaSession: () => bindContentMediaSession(context, controller, new Disposer()), // for the page's life
+    restoreMediaSession: () => controller.restoreMediaSession(),
     onPlaybackRequest: (listener) => controller.events.on('playbackRequested', listener), // embed/bridge, keys
     onAdState: (state) => controller.setAd(state),
   });
@@ -59,21 +59,22 @@ export function startAds(
     timeoutMs: DEFAULTS.vastTimeoutMs,
     list,
   });
-  emitAdEvents(layer, scheduler.history, controller.events); // adEvent for analytics (spec §7)
-  controller.store.subscribe(() => {
+  const disposer = new Disposer();
+  disposer.add(emitAdEvents(layer, scheduler.history, controller.events)); // adEvent for analytics (spec §7)
+  // The mid-roll (spec §4): the film's hold, as the pre-roll's; the controller pauses the film and plays it after.
+  disposer.add(controller.store.subscribe(() => {
     if (controller.store.get().phase !== 'playing') return;
     const midroll = scheduler.maybeMidroll();
-    if (!midroll) return;
-    controller.pause();
-    void midroll.then(() => controller.play());
-  });
+    if (midroll) controller.holdPlayback(() => midroll);
+  }));
   const preroll: Hold = (mayLoad) => {
     contentMayLoad = mayLoad;
     return scheduler.preroll();
   };
-  controller.events.on('episodeChanged', () => {
+  disposer.add(controller.events.on('episodeChanged', () => {
     scheduler.reset(); // spec §4: a new episode stops the ad, resets the list and loads a pre-roll
     controller.holdPlayback(preroll);
-  });
-  return { scheduler, preroll };
+  }));
+  disposer.add(() => scheduler.reset()); // first: whatever break is on screen ends
+  return { scheduler, preroll, dispose: () => disposer.dispose() };
 }

@@ -1,6 +1,7 @@
 // When ads play (spec §4): the ad list, a pre-roll before the content, one mid-roll past half of content longer than
 // 1800 s, a new start on a new episode; the ad phase (idle, load, ready, stopped) and the ad history (§3). How an
 // ad plays is the caller's (`playAd`: the ad layer runs an AdUnit to its end); this module never touches the DOM.
+import type { AdHistoryItem, AdType } from '../core/events';
 import { createStore, type Store } from '../core/store';
 import { fetchAdList, type AdList } from './list';
 import { AdError, codeOf, midrollDue, percentPlayed } from './rules';
@@ -8,15 +9,7 @@ import type { AdStatus } from './unit';
 import type { LoadedAd } from './vast';
 
 export type AdPhase = 'idle' | 'load' | 'ready' | 'stopped';
-export type AdType = 'preroll' | 'midroll';
-
-export interface AdHistoryItem {
-  id: string;
-  type: AdType;
-  position: number; // running ad number, from 1
-  duration: number; // seconds, rounded
-  perc: number; // percent of the content played when the ad loaded, rounded
-}
+export type { AdHistoryItem, AdType };
 
 export interface SchedulerOptions {
   adListUrl: string | null;

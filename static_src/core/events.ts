@@ -1,9 +1,9 @@
 // One typed event map: every name the player emits and the exact payload that goes with it.
 // Subscribers (the parent-page bridge, analytics, the ad layer) only ever see these.
+// The types its payloads name are core's or the context's (the server's blob), never a feature module's: ads/ and share/
+// import them from here.
 import type { PlayerError } from './errors';
 import type { EpisodeData } from '../context';
-import type { AdHistoryItem } from '../ads/scheduler';
-import type { ShareServiceId } from '../share/link';
 
 export type PlaybackPhase = 'idle' | 'loading' | 'playing' | 'paused' | 'ended' | 'error';
 
@@ -34,7 +34,21 @@ export interface MediaStats {
   droppedFrames: number | null; // getVideoPlaybackQuality().droppedVideoFrames
 }
 
+/** The social services of the share popup (spec §7; share/link knows how each is addressed). */
+export type ShareServiceId = 'telegram' | 'whatsapp' | 'facebook' | 'x' | 'vk';
+
 export type ShareAction = 'open' | 'close' | 'copy' | 'timecode_on' | 'timecode_off' | ShareServiceId;
+
+export type AdType = 'preroll' | 'midroll';
+
+/** One ad of the session (spec §3 "ad history"): ads/scheduler writes them, analytics reads them. */
+export interface AdHistoryItem {
+  id: string;
+  type: AdType;
+  position: number; // running ad number, from 1
+  duration: number; // seconds, rounded
+  perc: number; // percent of the content played when the ad loaded, rounded
+}
 
 /** An ad's moments (spec §7); analytics sends them prefixed videoplayer_. */
 export type AdEventName =

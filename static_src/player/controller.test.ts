@@ -133,6 +133,43 @@ describe('PlayerController.start', () => {
     expect(play).toHaveBeenCalledTimes(1);
   });
 
+  it('a hold while the film plays (a mid-roll) pauses it now and plays it once the hold settles', async () => {
+    const { controller, play, video, fire } = setup();
+    await controller.start();
+    fire('playing');
+    const pause = jest.spyOn(video, 'pause').mockImplementation(() => fire('pause'));
+    let release: () => void = () => undefined;
+    controller.holdPlayback(() => new Promise<void>((resolve) => (release = resolve)));
+    expect(pause).toHaveBeenCalledTimes(1);
+    expect(controller.store.get().phase).toBe('paused');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(play).toHaveBeenCalledTimes(1); // the start's only
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(play).toHaveBeenCalledTimes(2);
+    await controller.start(); // and the next start is not held: that hold was this break's
+    expect(play).toHaveBeenCalledTimes(3);
+  });
+
+  it('a mid-roll that fails still gives the film back; one that ends after a new episode plays nothing', async () => {
+    const { controller, play, video, fire } = setup(makeContext({ episodes: [makeEpisode(), makeEpisode({ id: 102, order: 2 })] }));
+    await controller.start();
+    fire('playing');
+    jest.spyOn(video, 'pause').mockImplementation(() => fire('pause'));
+    controller.holdPlayback(() => Promise.reject(new Error('ads exploded')));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(play).toHaveBeenCalledTimes(2);
+
+    fire('playing');
+    let release: () => void = () => undefined;
+    controller.holdPlayback(() => new Promise<void>((resolve) => (release = resolve)));
+    await controller.selectEpisode(102, false); // the viewer moves on under the ad: playback had started, so it plays
+    const calls = play.mock.calls.length;
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(play).toHaveBeenCalledTimes(calls); // the old break's end does not start anything
+  });
+
   it('starts at the time code, else at the remembered episode time', async () => {
     const first = setup(makeContext({ timeCode: 90, episodeTime: 30 }));
     await first.controller.start();

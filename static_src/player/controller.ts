@@ -7,12 +7,24 @@ import { Emitter, type PlaybackPhase, type PlayerEvents } from '../core/events';
 import * as storage from '../core/storage';
 import { createStore, type Store } from '../core/store';
 import type { EpisodeData, PlayerContext } from '../context';
+import { showSubtitle } from './captions';
 import { attachSource, type Engine, type EngineAudioTrack } from './engine';
 import { nextEpisode, sortEpisodes } from './episodes';
 import { AudioBoost } from './gain';
 import { clampRate, clampVolume } from './limits';
 import { liveState, type LiveState } from './live';
 import { loadMaster, type Master, type MasterSubtitle } from './master';
+import {
+  attempt,
+  bindMediaSession,
+  enterVideoFullscreen,
+  fullscreenKind,
+  pipSupported,
+  promptCast,
+  showAirplayPicker,
+  togglePip,
+  watchRemoteTargets,
+} from './platform';
 import { ProgressThrottle, shouldOfferResume } from './progress';
 import { qualityOptions, type QualityOption } from './quality';
 import { isSilent, mediaStats } from './stats';
@@ -44,10 +56,15 @@ export interface PlayerState {
   audioKey: string | null;
   subtitles: MasterSubtitle[];
   subtitle: number; // index in subtitles, -1 for off
+  cues: string[]; // the lines of the chosen subtitle's active cues, as text (ui/Captions draws them)
   live: LiveState;
   resumeAt: number | null; // the 'stopped here' offer (spec §5), null when there is none
   fullscreen: boolean;
   pip: boolean;
+  // What the browser offers around the video while the interface watches it (watchPlatform)
+  canPip: boolean;
+  canCast: boolean;
+  canAirplay: boolean;
   ad: AdState; // while an ad is on screen the viewer's play/pause goes to it and the film underneath stays put
 }
 
@@ -79,10 +96,14 @@ export function initialState(
     audioKey: null,
     subtitles: [],
     subtitle: -1,
+    cues: [],
     live: NO_LIVE,
     resumeAt: null,
     fullscreen: false,
     pip: false,
+    canPip: false,
+    canCast: false,
+    canAirplay: false,
     ad: null,
   };
 }
@@ -118,6 +139,9 @@ export class PlayerController {
   private startAt: number | null;
   private placeholder = false; // the not-available clip is on the video element
   private hold: Hold | null = null; // the next start plays once it settles (a pre-roll)
+  private hideCues = () => undefined as void; // stops the chosen subtitle track's cue updates
+  private platform: Disposer | null = null; // what watchPlatform set up, while the interface is up
+  private surface: HTMLElement | null = null; // the element fullscreen applies to (#player)
 
   constructor(
     private readonly context: PlayerContext,
@@ -142,10 +166,6 @@ export class PlayerController {
 
   get next(): EpisodeData | null {
     return nextEpisode(this.episodes, this.store.get().episodeId);
-  }
-
-  get mediaElement(): HTMLVideoElement | null {
-    return this.video;
   }
 
   attach(video: HTMLVideoElement): void {
@@ -215,14 +235,29 @@ export class PlayerController {
   }
 
   /**
-   * The next start plays only when `until()`, called at that start, settles: the pre-roll. The episode (hls.js, the
-   * manifest, the first segments) loads underneath it, from the moment the hold calls `contentMayLoad` (its ad is on
-   * screen: loading earlier would compete with the ad's first frame for the CPU), when it settles, or after
-   * DEFAULTS.contentLoadGateMs, whichever comes first. A rejection counts as settled: nothing on the ad side may stop
-   * the film.
+   * The film waits for `until` (an ad break), which settles when the film may play; a rejection counts as settled:
+   * nothing on the ad side may stop the film.
+   * - Before the film plays (a pre-roll): the next start calls it, and the episode (hls.js, the manifest, the first
+   *   segments) loads underneath it from the moment it calls `contentMayLoad` (its ad is on screen: loading earlier
+   *   would compete with the ad's first frame for the CPU), when it settles, or after DEFAULTS.contentLoadGateMs,
+   *   whichever comes first.
+   * - While the film plays (a mid-roll): the film pauses now and plays again once it settles, unless the episode
+   *   changed meanwhile.
    */
   holdPlayback(until: Hold): void {
-    this.hold = until;
+    if (this.store.get().phase !== 'playing') {
+      this.hold = until;
+      return;
+    }
+    const { episodeId } = this.store.get();
+    this.pause();
+    void Promise.resolve()
+      .then(() => until(() => undefined)) // the film is loaded already
+      .catch(() => undefined)
+      .then(() => {
+        const now = this.store.get();
+        if (now.episodeId === episodeId && now.phase === 'paused') void this.play();
+      });
   }
 
   private release(): { released: Promise<void>; loadable: Promise<void> } {
@@ -336,6 +371,65 @@ export class PlayerController {
   setSubtitle(index: number): void {
     const { subtitles } = this.store.get();
     this.store.set({ subtitle: index >= 0 && index < subtitles.length ? index : -1 });
+    this.showSubtitle();
+  }
+
+  /**
+   * What the browser offers around the video (spec §4; player/platform), watched while the interface is up: fullscreen
+   * changes of `container` (which fullscreen applies to), picture-in-picture support, AirPlay and Cast targets into
+   * the state, and the film's media session. Returns the undo.
+   */
+  watchPlatform(container: HTMLElement): () => void {
+    const video = this.video;
+    if (!video) return () => undefined;
+    this.platform?.dispose();
+    const disposer = (this.platform = new Disposer());
+    this.surface = container;
+    this.store.set({ canPip: pipSupported(video) });
+    watchRemoteTargets(video, disposer, (patch) => this.store.set(patch));
+    disposer.listen(document, 'fullscreenchange', () =>
+      this.setFullscreen(document.fullscreenElement === container, false),
+    );
+    this.bindMediaSession(disposer);
+    disposer.add(() => {
+      if (this.platform !== disposer) return;
+      this.platform = null;
+      this.surface = null;
+    });
+    return () => disposer.dispose();
+  }
+
+  /** The film's media session again, once an ad's is over (ads/layer). */
+  restoreMediaSession(): void {
+    this.bindMediaSession(this.platform ?? new Disposer());
+  }
+
+  togglePip(): void {
+    const video = this.video;
+    if (video) attempt('picture-in-picture', () => togglePip(video));
+  }
+
+  cast(): void {
+    const video = this.video;
+    if (video) attempt('cast', () => promptCast(video));
+  }
+
+  airplay(): void {
+    this.events.emit('airplayClicked', {}); // analytics: videoplayer_airplay_icon_click
+    if (this.video) showAirplayPicker(this.video);
+  }
+
+  /** Fullscreen on or off, as this browser does it (player/platform fullscreenKind). */
+  toggleFullscreen(): void {
+    const kind = fullscreenKind(this.context.config.fullscreenMode);
+    if (kind === 'pseudo') return this.setFullscreen(!this.store.get().fullscreen); // the parent page stretches us
+    if (kind === 'video') {
+      if (this.video) enterVideoFullscreen(this.video);
+      return;
+    }
+    const container = this.surface;
+    if (!container) return;
+    attempt('fullscreen', () => (document.fullscreenElement ? document.exitFullscreen() : container.requestFullscreen()));
   }
 
   async setGain(gain: number): Promise<void> {
@@ -412,6 +506,8 @@ export class PlayerController {
 
   dispose(): void {
     this.reset();
+    this.platform?.dispose();
+    this.hideCues();
     this.media.dispose();
     this.events.clear();
     this.video = null;
@@ -422,9 +518,31 @@ export class PlayerController {
    * state, which the ad path reports (it ends that ad itself).
    */
   private freshState(episodeId: number | null): Omit<PlayerState, 'phase'> {
-    const { volume, muted, ad } = this.store.get();
+    const { volume, muted, ad, canPip, canCast, canAirplay } = this.store.get();
     const { phase: _idle, ...fresh } = initialState(episodeId, volume, muted);
-    return { ...fresh, ad };
+    return { ...fresh, ad, canPip, canCast, canAirplay };
+  }
+
+  private bindMediaSession(disposer: Disposer): void {
+    bindMediaSession(
+      { title: this.context.content.title, artwork: this.context.content.posterUrl },
+      {
+        play: () => void this.play(),
+        pause: () => this.pause(),
+        seekTo: (seconds) => this.seek(seconds),
+        seekBy: (seconds) => this.seekBy(seconds),
+      },
+      disposer,
+    );
+  }
+
+  /** The chosen subtitle's cues into the state, from its <track> (player/captions). */
+  private showSubtitle(): void {
+    this.hideCues();
+    const video = this.video;
+    if (!video) return;
+    const { subtitles, subtitle } = this.store.get();
+    this.hideCues = showSubtitle(video, subtitles[subtitle]?.src ?? '', (cues) => this.store.set({ cues }));
   }
 
   private async load(startAt: number | null, signal: AbortSignal): Promise<void> {
@@ -556,6 +674,7 @@ export class PlayerController {
       track.label = subtitle.label;
       video.append(track);
     }
+    this.showSubtitle();
   }
 
   private releaseEngine(): void {

@@ -1,9 +1,8 @@
 // What the browser offers around the video (spec §4): fullscreen (native, or stretched inside a frame on iOS),
 // picture-in-picture, AirPlay, Google Cast through the Remote Playback API, and the media session.
+// The controller performs them as intents (togglePip, cast, airplay, toggleFullscreen, watchPlatform).
 import { DEFAULTS } from '../core/defaults';
-import type { PlayerContext } from '../context';
 import type { Disposer } from '../core/dispose';
-import type { PlayerController } from './controller';
 
 interface WebKitVideo extends HTMLVideoElement {
   webkitEnterFullscreen?: () => void;
@@ -16,6 +15,15 @@ interface WebKitVideo extends HTMLVideoElement {
 export interface PlatformSupport {
   fullscreen: boolean;
   pip: boolean;
+}
+
+/** Runs a platform call that may throw or reject (no user activation, no device, a policy): logged, never thrown. */
+export function attempt(action: string, run: () => Promise<void> | void): void {
+  try {
+    void Promise.resolve(run()).catch((error: unknown) => console.warn(`player: ${action} failed`, error));
+  } catch (error) {
+    console.warn(`player: ${action} failed`, error);
+  }
 }
 
 export function isIOS(nav: Navigator = navigator): boolean {
@@ -136,18 +144,4 @@ export function bindMediaSession(
       // an action this browser does not know: skip it
     }
   }
-}
-
-/** The film's media session: its title and poster, play, pause and seeking through the controller. */
-export function bindContentMediaSession(context: PlayerContext, controller: PlayerController, disposer: Disposer): void {
-  bindMediaSession(
-    { title: context.content.title, artwork: context.content.posterUrl },
-    {
-      play: () => void controller.play(),
-      pause: () => controller.pause(),
-      seekTo: (seconds) => controller.seek(seconds),
-      seekBy: (seconds) => controller.seekBy(seconds),
-    },
-    disposer,
-  );
 }

@@ -1,4 +1,5 @@
 // Shared links (spec §2 "Shared links") and the sharing pages of the social services (spec §7).
+import type { ShareServiceId } from '../core/events';
 
 /** Thrown when no share link can be built; the UI only logs it (spec §8: share errors are only logged). */
 export class ShareLinkError extends Error {
@@ -94,7 +95,7 @@ export function topPageUrl(win: Window): string | null {
   return httpOrNull(win.document.referrer);
 }
 
-export type ShareServiceId = 'telegram' | 'whatsapp' | 'facebook' | 'x' | 'vk';
+export type { ShareServiceId };
 
 export interface ShareTarget {
   id: ShareServiceId;

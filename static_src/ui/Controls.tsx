@@ -6,13 +6,11 @@ import { t } from '../i18n';
 import type { PlayerController } from '../player/controller';
 import { formatTime } from '../player/format';
 import { Icon } from './icons';
-import type { Platform } from './usePlatform';
 import type { UiController } from './uiState';
 
 interface Props {
   controller: PlayerController;
   ui: UiController;
-  platform: Platform;
   shareEnabled: boolean;
   hasEpisodes: boolean;
 }
@@ -94,8 +92,8 @@ function VolumeControl({ controller }: { controller: PlayerController }) {
   );
 }
 
-export function Controls({ controller, ui, platform, shareEnabled, hasEpisodes }: Props) {
-  const { phase, fullscreen } = useStore(controller.store);
+export function Controls({ controller, ui, shareEnabled, hasEpisodes }: Props) {
+  const { phase, fullscreen, canPip, canCast, canAirplay } = useStore(controller.store);
   const { menu } = useStore(ui.store);
   const playing = phase === 'playing';
   const step = DEFAULTS.skipStepS;
@@ -140,31 +138,24 @@ export function Controls({ controller, ui, platform, shareEnabled, hasEpisodes }
         >
           <Icon name="settings" />
         </Button>
-        {platform.canAirplay && (
-          <Button
-            label={t('airplay')}
-            onClick={() => {
-              controller.events.emit('airplayClicked', {}); // analytics: videoplayer_airplay_icon_click
-              platform.airplay();
-            }}
-            data-control="airplay"
-          >
+        {canAirplay && (
+          <Button label={t('airplay')} onClick={() => controller.airplay()} data-control="airplay">
             <Icon name="airplay" />
           </Button>
         )}
-        {platform.canCast && (
-          <Button label={t('cast')} onClick={platform.cast} data-control="cast">
+        {canCast && (
+          <Button label={t('cast')} onClick={() => controller.cast()} data-control="cast">
             <Icon name="cast" />
           </Button>
         )}
-        {platform.canPip && (
-          <Button label={t('pip')} onClick={platform.pip} data-control="pip">
+        {canPip && (
+          <Button label={t('pip')} onClick={() => controller.togglePip()} data-control="pip">
             <Icon name="pip" />
           </Button>
         )}
         <Button
           label={fullscreen ? t('exitFullscreen') : t('fullscreen')}
-          onClick={platform.toggleFullscreen}
+          onClick={() => controller.toggleFullscreen()}
           data-control="fullscreen"
         >
           <Icon name={fullscreen ? 'exitFullscreen' : 'fullscreen'} />

@@ -1,5 +1,4 @@
 // The small overlays: the 'stopped here' prompt (spec §5), the next-episode card (spec §4), the caption text.
-import { useEffect, useState } from 'react';
 import { useStore } from './useStore';
 import type { EpisodeData } from '../context';
 import { t } from '../i18n';
@@ -43,32 +42,11 @@ export function NextEpisodeCard({ controller, next, leadS }: { controller: Playe
   );
 }
 
-/** The active cues of the chosen subtitle track, drawn as text (never HTML) in the viewer's caption style. */
+/** The active cues of the chosen subtitle track (the controller's state), drawn as text in the viewer's style. */
 export function Captions({ controller, ui }: { controller: PlayerController; ui: UiController }) {
-  const { subtitle, subtitles } = useStore(controller.store);
+  const { cues } = useStore(controller.store);
   const { captionStyle, captionSample } = useStore(ui.store);
-  const [cues, setCues] = useState<{ src: string; lines: string[] }>({ src: '', lines: [] });
-  const video = controller.mediaElement;
-  const src = subtitles[subtitle]?.src ?? '';
-
-  useEffect(() => {
-    if (!video) return;
-    const tracks = Array.from(video.textTracks);
-    const element = src ? Array.from(video.querySelectorAll('track')).find((candidate) => candidate.src === src) : null;
-    const chosen = element?.track ?? null;
-    for (const track of tracks) track.mode = track === chosen ? 'hidden' : 'disabled'; // drawn below, not by the browser
-    if (!chosen) return;
-    // Turning a track on makes the browser load it and fire cuechange: no need to read the cues here.
-    const update = () => {
-      const active = Array.from(chosen.activeCues ?? []) as VTTCue[];
-      setCues({ src, lines: active.flatMap((cue) => cue.text.replace(/<[^>]+>/g, '').split('\n')) });
-    };
-    chosen.addEventListener('cuechange', update);
-    return () => chosen.removeEventListener('cuechange', update);
-  }, [video, src]);
-
-  const lines = src && cues.src === src ? cues.lines : [];
-  const shown = captionSample && lines.length === 0 ? [t('captionSample')] : lines;
+  const shown = captionSample && cues.length === 0 ? [t('captionSample')] : cues;
   if (shown.length === 0) return null;
   return (
     <div

@@ -3,7 +3,7 @@ import { ErrorCode, playerError } from '../core/errors';
 import { PlayerController } from '../player/controller';
 import { makeContent, makeContext, makeEpisode } from '../test/fixtures';
 import { Player } from './Player';
-import { reflectPhase } from './shellState';
+import { reflectPhase } from '../shell/state';
 
 jest.mock('../player/engine', () => ({ attachSource: jest.fn() })); // never load hls.js here
 

@@ -1,7 +1,7 @@
 // The player island. It renders the same structure as the server's shell (templates/player/player.html, inside
 // #player-ui), so mounting over it changes nothing on screen; from then on it reads the stores and sends intents.
 // The <video> is the shell's own, outside this tree: the entry attached it before React arrived.
-import { useLayoutEffect, useMemo } from 'react';
+import { useEffect, useLayoutEffect, useMemo } from 'react';
 import { DEFAULTS } from '../core/defaults';
 import type { PlayerContext } from '../context';
 import { t } from '../i18n';
@@ -13,7 +13,6 @@ import { Captions, NextEpisodeCard, ResumePrompt } from './Overlays';
 import { SharePopup } from './SharePopup';
 import { UiController } from './uiState';
 import { useGestures, useIdleControls, useKeyboard, useLayout } from './useInteraction';
-import { usePlatform } from './usePlatform';
 import { useStore } from './useStore';
 
 interface Props {
@@ -27,23 +26,23 @@ export function Player({ context, controller, container }: Props) {
   const state = useStore(controller.store);
   const ui = useMemo(() => new UiController(), []);
   const uiState = useStore(ui.store);
-  const video = controller.mediaElement; // the shell's <video>, attached by the entry before this mounted
   const { content } = context;
   const episode = controller.episode;
   const next = controller.next;
   const layout = useLayout(container);
-  const platform = usePlatform(controller, context, container, video);
 
   useLayoutEffect(() => () => ui.dispose(), [ui]);
+  // Fullscreen of #player, PiP, AirPlay and Cast availability, the media session: the controller's, while this is up
+  useEffect(() => controller.watchPlatform(container), [controller, container]);
 
   const menuOpen = uiState.menu !== null || uiState.shareOpen;
   useIdleControls(controller, ui, container, menuOpen);
-  useKeyboard(controller, ui, platform);
-  const onTap = useGestures(controller, ui, platform, layout === 'mobile');
+  useKeyboard(controller, ui);
+  const onTap = useGestures(controller, ui, layout === 'mobile');
 
   useLayoutEffect(() => {
     // `container` (#player) is outside this tree: writing its attributes is this effect's job (data-state is the
-    // entry's, see ui/shellState).
+    // entry's, see shell/state).
     /* eslint-disable react-hooks/immutability */
     container.dataset.layout = layout;
     container.dataset.controls = uiState.controlsVisible || menuOpen ? 'visible' : 'hidden';
@@ -94,7 +93,6 @@ export function Player({ context, controller, container }: Props) {
         <Controls
           controller={controller}
           ui={ui}
-          platform={platform}
           shareEnabled={context.isEnabledShare}
           hasEpisodes={controller.episodes.length > 1}
         />

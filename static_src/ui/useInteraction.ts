@@ -6,7 +6,6 @@ import { Disposer } from '../core/dispose';
 import type { PlayerController } from '../player/controller';
 import { createTapRecognizer } from './gestures';
 import { isTypingTarget, keyIntent, type KeyIntent } from './keys';
-import type { Platform } from './usePlatform';
 import type { UiController } from './uiState';
 
 export type Layout = 'desktop' | 'mobile';
@@ -63,7 +62,7 @@ export function useIdleControls(controller: PlayerController, ui: UiController, 
   }, [controller, ui, container, pinned]);
 }
 
-export function runKeyIntent(intent: KeyIntent, controller: PlayerController, platform: Platform): void {
+export function runKeyIntent(intent: KeyIntent, controller: PlayerController): void {
   const state = controller.store.get();
   switch (intent.type) {
     case 'togglePlay':
@@ -79,15 +78,14 @@ export function runKeyIntent(intent: KeyIntent, controller: PlayerController, pl
     case 'toggleMute':
       return controller.setMuted(!state.muted);
     case 'toggleFullscreen':
-      return platform.toggleFullscreen();
+      return controller.toggleFullscreen();
     case 'toggleCaptions':
       return controller.setSubtitle(state.subtitle >= 0 ? -1 : 0);
   }
 }
 
 /** Keyboard control (spec §9) anywhere in the frame, except while typing or inside an open menu or popup. */
-export function useKeyboard(controller: PlayerController, ui: UiController, platform: Platform) {
-  const latest = useLatest(platform);
+export function useKeyboard(controller: PlayerController, ui: UiController) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || isTypingTarget(event.target)) return;
@@ -103,16 +101,16 @@ export function useKeyboard(controller: PlayerController, ui: UiController, plat
       const intent = keyIntent(event);
       if (!intent || controller.store.get().phase === 'error') return;
       event.preventDefault();
-      runKeyIntent(intent, controller, latest.current);
+      runKeyIntent(intent, controller);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [controller, ui, latest]);
+  }, [controller, ui]);
 }
 
 /** Taps on the video (spec §9): single toggles pause (mobile: shows the controls), double seeks or fullscreens. */
-export function useGestures(controller: PlayerController, ui: UiController, platform: Platform, mobile: boolean) {
-  const latest = useLatest({ platform, mobile });
+export function useGestures(controller: PlayerController, ui: UiController, mobile: boolean) {
+  const latest = useLatest({ mobile });
   const recognizer = useMemo(
     () =>
       createTapRecognizer((gesture) => {
@@ -121,7 +119,7 @@ export function useGestures(controller: PlayerController, ui: UiController, plat
           if (latest.current.mobile) return ui.setControlsVisible(!ui.store.get().controlsVisible);
           return controller.togglePlay();
         }
-        if (gesture.zone === 'center') return latest.current.platform.toggleFullscreen();
+        if (gesture.zone === 'center') return controller.toggleFullscreen();
         const step = gesture.zone === 'left' ? -DEFAULTS.skipStepS : DEFAULTS.skipStepS;
         controller.seekBy(step);
         ui.flashSeek(step);

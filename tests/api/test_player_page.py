@@ -53,7 +53,7 @@ def test_script_and_style_tags_come_from_the_build(client, demo_catalogue, app):
     again = head_of(client.get("/?movie_id=1").get_data(as_text=True))
     assert re.findall(r'<style nonce="([^"]+)">', again) != nonces[:1]  # a fresh nonce per response
 
-    # The controls' styles are named on #player for the bundle to apply (static_src/ui/styles.ts) and preloaded when
+    # The controls' styles are named on #player for the bundle to apply (static_src/shell/styles.ts) and preloaded when
     # the viewer is to press play; nothing blocks the first paint.
     assert player.styles, "the player entry has a stylesheet"
     assert f'data-styles="{" ".join(player.styles)}"' in html

@@ -1,6 +1,6 @@
 import { createStore } from '../core/store';
 import { initialState, type PlayerState } from '../player/controller';
-import { createVideo, reflectPhase } from './shellState';
+import { createVideo, reflectPhase } from './state';
 
 describe('reflectPhase', () => {
   it("writes the controller's phase to the container at once and on every change, until stopped", () => {

@@ -1,4 +1,4 @@
-import { serveShellStart } from './shellStart';
+import { serveShellStart } from './start';
 
 function shell() {
   document.body.innerHTML = '<main id="player"><div id="player-ui"><button data-player-start><span></span></button></div></main>';
