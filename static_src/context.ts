@@ -42,6 +42,7 @@ export interface RuntimeConfig {
   placeholderUrl: string; // the tiny clip played when the content is not available here (spec §4)
   parentOrigin: string | null; // the embedding page's origin as the server resolved it (spec §7); embed/bridge
   statisticsFunction: string; // the window-level analytics function's name (spec §7), '' for none; analytics/record
+  timings?: Record<string, number>; // the test suite's shorter waits over core/defaults (core/defaults applyTimings)
 }
 
 export interface PlayerContext {

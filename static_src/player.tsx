@@ -12,7 +12,7 @@ import { connectParent } from './embed/bridge';
 import { setLanguage } from './i18n';
 import { PlayerController } from './player/controller';
 import { preloadEngine } from './player/engine';
-import { DEFAULTS } from './core/defaults';
+import { DEFAULTS, applyTimings } from './core/defaults';
 import { yieldToMain } from './core/timing';
 import { watchErrors } from './reporting/report';
 import { createVideo, reflectPhase } from './shell/state';
@@ -71,6 +71,7 @@ function boot(): void {
   const root = document.getElementById('player-ui');
   const context = readContext();
   if (!container || !root || !context || container.dataset.state === 'error') return; // server screens stay
+  applyTimings(context.config.timings); // the test suite's (PLAYER_TEST_TIMINGS); nothing in production
   setLanguage(document.documentElement.lang || 'ru');
 
   // The first frame's path starts now, before the first paint, and writes nothing to the document: the <video> is

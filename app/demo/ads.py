@@ -10,6 +10,7 @@ of the demo media); ``seed_ads`` writes the creatives and placements into an emp
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -59,18 +60,23 @@ def generate_creatives(media_root: Path, *, ffmpeg: str | None = None, log: Log 
     ffmpeg = ffmpeg or find_ffmpeg()
     for creative in CREATIVES:
         log(f"[ads] encoding {creative.slug} ({creative.duration} s)…")
-        target = out / f"{creative.slug}.mp4"
-        tmp = target.with_suffix(".tmp.mp4")
-        run_ffmpeg(ffmpeg, [
-            "-f", "lavfi", "-i", f"{creative.pattern}=size={WIDTH}x{HEIGHT}:rate={FPS}:duration={creative.duration}",
-            "-f", "lavfi", "-i", f"sine=frequency={creative.tone}:sample_rate=48000:duration={creative.duration}",
-            "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "baseline", "-level:v", "3.0",
-            "-pix_fmt", "yuv420p", "-b:v", "250k", "-g", str(FPS * 2),
-            "-c:a", "aac", "-b:a", "64k", "-ac", "2", "-shortest", "-movflags", "+faststart", str(tmp),
-        ])
-        tmp.replace(target)
+        encode_creative(out / f"{creative.slug}.mp4", creative.duration, creative.pattern, creative.tone, ffmpeg)
     write_atomic(stamp, stamp_text)
     return True
+
+
+def encode_creative(target: Path, seconds: int, pattern: str, tone: int, ffmpeg: str | None = None) -> None:
+    """One creative as the demo's are made: MP4 (H.264 baseline, AAC), ``pattern`` (an ffmpeg lavfi source) with a
+    ``tone`` Hz sine, written atomically (two processes may write the same file at once)."""
+    tmp = target.with_suffix(f".{os.getpid()}.tmp.mp4")
+    run_ffmpeg(ffmpeg or find_ffmpeg(), [
+        "-f", "lavfi", "-i", f"{pattern}=size={WIDTH}x{HEIGHT}:rate={FPS}:duration={seconds}",
+        "-f", "lavfi", "-i", f"sine=frequency={tone}:sample_rate=48000:duration={seconds}",
+        "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "baseline", "-level:v", "3.0",
+        "-pix_fmt", "yuv420p", "-b:v", "250k", "-g", str(FPS * 2),
+        "-c:a", "aac", "-b:a", "64k", "-ac", "2", "-shortest", "-movflags", "+faststart", str(tmp),
+    ])
+    tmp.replace(target)
 
 
 def seed_ads(media_url: str = "/media", *, reset: bool = False) -> bool:

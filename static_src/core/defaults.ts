@@ -54,6 +54,19 @@ export const DEFAULTS = {
   reportQueueMax: 20, // ours: errors kept while Sentry loads, the rest dropped (a flood); owner reporting/report
 } as const;
 
+/**
+ * The test suite's shorter waits (PLAYER_TEST_TIMINGS on the server, app/config.py; never set in production), applied
+ * by the entry before anything reads them: numeric defaults only, each by its name here. Everything reads DEFAULTS
+ * when it acts, never a copy taken at import.
+ */
+export function applyTimings(timings: Readonly<Record<string, unknown>> | undefined): void {
+  const target = DEFAULTS as unknown as Record<string, unknown>;
+  for (const [name, value] of Object.entries(timings ?? {})) {
+    if (!Object.prototype.hasOwnProperty.call(target, name) || typeof target[name] !== 'number') continue;
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) target[name] = value;
+  }
+}
+
 /** localStorage keys (spec §3); read and written only through core/storage. */
 export const STORAGE_KEYS = {
   progress: 'episodesTimeProgress', // map of episodeId to seconds

@@ -151,6 +151,17 @@ describe('PlayerController.start', () => {
     expect(play).toHaveBeenCalledTimes(3);
   });
 
+  it("a mid-roll with nothing to show gives the film back before the video's 'pause' event has come", async () => {
+    const { controller, play, video, fire } = setup();
+    await controller.start();
+    fire('playing');
+    const pause = jest.spyOn(video, 'pause').mockImplementation(() => undefined); // its event comes later
+    controller.holdPlayback(() => Promise.resolve());
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(pause).toHaveBeenCalledTimes(1);
+    expect(play).toHaveBeenCalledTimes(2);
+  });
+
   it('a mid-roll that fails still gives the film back; one that ends after a new episode plays nothing', async () => {
     const { controller, play, video, fire } = setup(makeContext({ episodes: [makeEpisode(), makeEpisode({ id: 102, order: 2 })] }));
     await controller.start();

@@ -255,8 +255,9 @@ export class PlayerController {
       .then(() => until(() => undefined)) // the film is loaded already
       .catch(() => undefined)
       .then(() => {
+        // its 'pause' may not have come yet (a break with nothing to show settles at once): 'playing' still counts
         const now = this.store.get();
-        if (now.episodeId === episodeId && now.phase === 'paused') void this.play();
+        if (now.episodeId === episodeId && (now.phase === 'paused' || now.phase === 'playing')) void this.play();
       });
   }
 

@@ -26,11 +26,11 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from app.config import Settings
-from app.demo.ads import generate_creatives, seed_ads
+from app.demo.ads import CLICK_THROUGH, CODEC, HEIGHT, WIDTH, encode_creative, generate_creatives, seed_ads
 from app.demo.media import generate
-from app.demo.seed import seed_demo
+from app.demo.seed import advance_sequences, seed_demo
 from app.extensions import db
-from app.models import AdPlacement, AdTrackingHit
+from app.models import AdCreative, AdMediaFile, AdPlacement, AdTrackingHit
 from tests.browser.chromium import CHROMIUM, launch
 
 DESKTOP = {"width": 960, "height": 540}
@@ -84,20 +84,44 @@ def place(app: Flask, *placements: AdPlacement) -> None:
         db.session.commit()
 
 
+# Short creatives beside the demo's (15 s skippable at 5 s, 30 s not skippable): an ad's rules (skipping, quartiles,
+# the film after it) hold at any length, and a test need not sit through half a minute of one. One generated file.
+SHORT_AD_S = 6
+SHORT_NOT_SKIPPABLE, SHORT_SKIPPABLE = 3, 4  # creative ids; the second may be skipped after 1 s
+SHORT_AD_FILE = "ads/test-6s.mp4"
+
+
+def add_short_creatives(media_root: Path) -> None:
+    """The two short creatives, their file generated once (cached under the media root)."""
+    target = media_root / SHORT_AD_FILE
+    if not target.is_file():
+        encode_creative(target, SHORT_AD_S, "testsrc2", 660)
+    for creative_id, skip_offset in ((SHORT_NOT_SKIPPABLE, ""), (SHORT_SKIPPABLE, "00:00:01")):
+        creative = AdCreative(id=creative_id, title=f"Короткая реклама {creative_id}", duration=SHORT_AD_S,
+                              skip_offset=skip_offset, click_through_url=CLICK_THROUGH)
+        creative.media_files.append(AdMediaFile(url=f"/media/{SHORT_AD_FILE}", mime_type="video/mp4", width=WIDTH,
+                                                height=HEIGHT, bitrate=314, codec=CODEC))
+        db.session.add(creative)
+    db.session.commit()
+    advance_sequences(("ad_creatives",))
+
+
 @contextmanager
 def ads_server(
-    database_url: str, media_root: Path, *placements: AdPlacement, blueprints: tuple[Blueprint, ...] = ()
+    database_url: str, media_root: Path, *placements: AdPlacement, blueprints: tuple[Blueprint, ...] = (),
+    **config: object,
 ) -> Iterator[tuple[Flask, str]]:
-    """An application of its own with the demo catalogue and the demo ads (creatives generated, cached), served on a
-    free port: yields the app and its origin. With ``placements``, only those."""
+    """An application of its own with ``config``, the demo catalogue, the demo ads (creatives generated, cached) and
+    the short creatives, served on a free port: yields the app and its origin. With ``placements``, only those."""
     generate_creatives(media_root)
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "MEDIA_ROOT": str(media_root)})
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "MEDIA_ROOT": str(media_root), **config})
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
     with app.app_context():
         upgrade()
         seed_demo()
         seed_ads()
+        add_short_creatives(media_root)
     if placements:
         place(app, *placements)
     with serving(app) as origin:

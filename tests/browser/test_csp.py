@@ -11,10 +11,10 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 
 from app.models import AdPlacement, AdPosition
-from tests.browser.conftest import ads_server
+from tests.browser.conftest import SHORT_SKIPPABLE, ads_server
 from tests.browser.helpers import wait_until_playing
 
-FILM, SKIPPABLE = 1, 1
+FILM = 1
 
 # Installed before the page's own scripts: every violation, uncaught error and CSP console message is kept.
 WATCH = """
@@ -26,7 +26,7 @@ document.addEventListener('securitypolicyviolation',
 
 @pytest.fixture(scope="module")
 def csp_app(make_database: Callable[[str], str], assets_built, demo_media) -> Iterator[tuple[Flask, str]]:
-    preroll = AdPlacement(position=AdPosition.PREROLL, creative_id=SKIPPABLE, content_id=FILM)
+    preroll = AdPlacement(position=AdPosition.PREROLL, creative_id=SHORT_SKIPPABLE, content_id=FILM)  # skip at 1 s
     with ads_server(make_database("csp"), demo_media, preroll) as served:
         yield served
 
