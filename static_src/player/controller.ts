@@ -7,7 +7,7 @@ import { Emitter, type PlaybackPhase, type PlayerEvents } from '../core/events';
 import * as storage from '../core/storage';
 import { createStore, type Store } from '../core/store';
 import type { EpisodeData, PlayerContext } from '../context';
-import { showSubtitle } from './captions';
+import { NO_CUES, showSubtitle } from './captions';
 import { attachSource, type Engine, type EngineAudioTrack } from './engine';
 import { nextEpisode, sortEpisodes } from './episodes';
 import { AudioBoost } from './gain';
@@ -56,7 +56,7 @@ export interface PlayerState {
   audioKey: string | null;
   subtitles: MasterSubtitle[];
   subtitle: number; // index in subtitles, -1 for off
-  cues: string[]; // the lines of the chosen subtitle's active cues, as text (ui/Captions draws them)
+  cues: readonly string[]; // the lines of the chosen subtitle's active cues, as text (ui/Captions draws them)
   live: LiveState;
   resumeAt: number | null; // the 'stopped here' offer (spec §5), null when there is none
   fullscreen: boolean;
@@ -96,7 +96,7 @@ export function initialState(
     audioKey: null,
     subtitles: [],
     subtitle: -1,
-    cues: [],
+    cues: NO_CUES,
     live: NO_LIVE,
     resumeAt: null,
     fullscreen: false,
