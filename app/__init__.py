@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask
 
-from app.config import PROJECT_ROOT, Settings
+from app.config import INSTANCE_DIR, PROJECT_ROOT, Settings
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -19,6 +19,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             setattr(settings, key, value)
         else:
             settings.extra[key] = value
+    settings.resolve_secrets(INSTANCE_DIR)
     settings.check()
 
     app = Flask(__name__, template_folder=str(PROJECT_ROOT / "templates"), static_folder=None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from app.http.reporting import reporting_connect_origins
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = PROJECT_ROOT / "instance"
 
-_INSECURE_DEV_SECRET = "dev-only-secret-do-not-deploy"  # noqa: S105 - refused in production below
+MIN_SECRET_BYTES = 32  # HMAC keys (sessions, JWT, device identities, media signatures) shorter than this are refused
+SECRET_FILE = "secret_key"  # development: the generated key, kept in the instance folder (never committed)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # STATISTICS_FUNCTION: a plain name on window, nothing else
 _TIMING = re.compile(r"[a-z][A-Za-z0-9]*(?:Ms|S)")  # PLAYER_TEST_TIMINGS: a name of static_src/core/defaults.ts
 
@@ -26,9 +28,11 @@ _TIMING = re.compile(r"[a-z][A-Za-z0-9]*(?:Ms|S)")  # PLAYER_TEST_TIMINGS: a nam
 class Settings:
     # Deployment: "development" or "production". Production refuses the development secret.
     ENV: str = "development"
-    # Flask sessions and signed values. Production must set it.
-    SECRET_KEY: str = _INSECURE_DEV_SECRET
-    # JWT signing key for the authenticator (flask-jwt-extended). Defaults to SECRET_KEY.
+    # The key of everything the service signs: sessions, device identities, media addresses, and JWTs unless
+    # JWT_SECRET_KEY is set. At least 32 bytes. Production must set it; in development, when it is empty, a random one
+    # is generated once and kept in instance/secret_key (resolve_secrets), so no key is ever a public string.
+    SECRET_KEY: str = ""
+    # JWT signing key for the authenticator (flask-jwt-extended), at least 32 bytes. Defaults to SECRET_KEY.
     JWT_SECRET_KEY: str = ""
     # SQLAlchemy URL. SQLite in instance/ by default; PostgreSQL in production and CI (postgresql+psycopg://…).
     DATABASE_URL: str = f"sqlite:///{INSTANCE_DIR / 'app.db'}"
@@ -105,12 +109,29 @@ class Settings:
                 values[f.name] = raw
         return cls(**values)  # type: ignore[arg-type]
 
+    def resolve_secrets(self, instance_dir: Path) -> None:
+        """Development without a SECRET_KEY: the one generated earlier in ``instance_dir``, else a new random one kept
+        there (mode 600). Production keeps what it was given: ``check`` refuses a missing or short key."""
+        if self.SECRET_KEY or self.ENV != "development":
+            return
+        path = instance_dir / SECRET_FILE
+        if not path.is_file():
+            instance_dir.mkdir(parents=True, exist_ok=True)
+            tmp = instance_dir / f".{SECRET_FILE}.{os.getpid()}"
+            tmp.write_text(secrets.token_urlsafe(48), encoding="ascii")
+            tmp.chmod(0o600)
+            try:
+                os.link(tmp, path)  # atomic, and fails if another process made it first: theirs wins
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink()
+        self.SECRET_KEY = path.read_text(encoding="ascii").strip()
+
     def check(self) -> None:
         """Refuse, once at start, a configuration that would run but run wrong."""
         if self.ENV not in {"development", "production"}:
             raise ValueError(f"ENV must be development or production, not {self.ENV!r}")
-        if self.ENV == "production" and self.SECRET_KEY == _INSECURE_DEV_SECRET:
-            raise ValueError("SECRET_KEY must be set in production")
         if self.FULLSCREEN_MODE not in {"native", "pseudo"}:
             raise ValueError(f"FULLSCREEN_MODE must be native or pseudo, not {self.FULLSCREEN_MODE!r}")
         parse_origin_list(self.PUBLISHER_ORIGINS)  # raises ValueError naming a bad entry
@@ -122,6 +143,11 @@ class Settings:
         if self.PLAYER_TEST_TIMINGS and self.ENV == "production":
             raise ValueError("PLAYER_TEST_TIMINGS is for the test suite: it changes the spec's timings")
         parse_timings(self.PLAYER_TEST_TIMINGS)  # raises ValueError naming a bad entry
+        for name in ("SECRET_KEY", "JWT_SECRET_KEY"):
+            value = getattr(self, name)
+            if (value or name == "SECRET_KEY") and len(value.encode()) < MIN_SECRET_BYTES:
+                raise ValueError(f"{name} must be set, at least {MIN_SECRET_BYTES} bytes (`python -c 'import secrets; "
+                                 f"print(secrets.token_urlsafe(48))'`)")
 
     def flask_mapping(self) -> dict[str, object]:
         """The Flask and extension keys derived from these settings."""

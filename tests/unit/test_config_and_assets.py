@@ -2,6 +2,7 @@
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -16,10 +17,36 @@ def test_environment_overrides_are_typed():
     assert settings.COUNTRY_HEADER == "CF-IPCountry"
 
 
-def test_production_refuses_the_development_secret():
+KEY = "k" * 32  # long enough
+
+
+@pytest.mark.parametrize("environ", [
+    {"ENV": "production"},  # no key
+    {"ENV": "production", "SECRET_KEY": "s3cret"},  # 6 bytes
+    {"ENV": "production", "SECRET_KEY": "k" * 31},
+    {"ENV": "production", "SECRET_KEY": KEY, "JWT_SECRET_KEY": "short"},
+    {"ENV": "development", "SECRET_KEY": "dev"},  # a short key is refused wherever it comes from
+])
+def test_a_missing_or_short_key_is_refused(environ):
+    settings = Settings.from_env(environ)
+    settings.resolve_secrets(Path("/nonexistent"))  # production and an explicit key: nothing generated
     with pytest.raises(ValueError, match="SECRET_KEY"):
-        Settings.from_env({"ENV": "production"}).check()
-    Settings.from_env({"ENV": "production", "SECRET_KEY": "s3cret"}).check()
+        settings.check()
+
+
+def test_production_takes_a_long_key():
+    Settings.from_env({"ENV": "production", "SECRET_KEY": KEY}).check()
+
+
+def test_development_generates_one_random_key_and_keeps_it(tmp_path):
+    first, second, other = Settings(), Settings(), Settings()
+    first.resolve_secrets(tmp_path)
+    second.resolve_secrets(tmp_path)
+    other.resolve_secrets(tmp_path / "elsewhere")
+    assert len(first.SECRET_KEY) >= 32 and first.SECRET_KEY == second.SECRET_KEY  # kept across starts
+    assert other.SECRET_KEY != first.SECRET_KEY  # random, not a constant
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0  # readable by its owner only
+    first.check()
 
 
 @pytest.mark.parametrize("mode", ["theatre", ""])
@@ -33,7 +60,8 @@ def test_test_timings_reach_the_player_and_nothing_without_them(app):
 
     with app.test_request_context("/"):
         assert "timings" not in runtime_config()
-    settings = Settings.from_env({"PLAYER_TEST_TIMINGS": "analyticsTimeupdateMs=2000, vastTimeoutMs=1.5"})
+    settings = Settings.from_env({"PLAYER_TEST_TIMINGS": "analyticsTimeupdateMs=2000, vastTimeoutMs=1.5",
+                                  "SECRET_KEY": KEY})
     settings.check()
     app.config["PLAYER_TEST_TIMINGS"] = settings.flask_mapping()["PLAYER_TEST_TIMINGS"]
     with app.test_request_context("/"):
@@ -49,7 +77,7 @@ def test_test_timings_that_are_not_name_equals_positive_number_are_refused(raw):
 
 def test_production_refuses_test_timings():
     with pytest.raises(ValueError, match="PLAYER_TEST_TIMINGS"):
-        Settings(ENV="production", SECRET_KEY="s3cret", PLAYER_TEST_TIMINGS="vastTimeoutMs=100").check()  # noqa: S106
+        Settings(ENV="production", SECRET_KEY=KEY, PLAYER_TEST_TIMINGS="vastTimeoutMs=100").check()
 
 
 @pytest.mark.parametrize(("url", "expected"), [
