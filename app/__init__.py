@@ -74,10 +74,12 @@ def _register_blueprints(app: Flask) -> None:
     from app.errors import register_error_handlers
     from app.extensions import api
     from app.http.headers import register_security_headers
+    from app.http.limits import register_input_limits
     from app.player.ads import blp as ads_api
     from app.player.static import register_static
     from app.player.views import bp as player_bp
 
+    register_input_limits(app)  # body size, JSON shape, control characters: before any view reads the request
     api.register_blueprint(catalogue_api)
     api.register_blueprint(activity_api)
     api.register_blueprint(ads_api)

@@ -90,6 +90,9 @@ class Settings:
     ASSETS_DIR: str = str(PROJECT_ROOT / "app" / "static" / "dist")
     # Cache lifetime of hashed assets: one year, they never change under a name.
     ASSETS_MAX_AGE: int = 31_536_000
+    # The largest request body taken, in bytes (Flask's MAX_CONTENT_LENGTH: 413 beyond it). The API's bodies are a few
+    # hundred bytes of JSON; a view that takes uploads raises its own limit (request.max_content_length).
+    MAX_REQUEST_BYTES: int = 65_536
     # Extra keys for tests (TESTING=True etc.) pass straight through to Flask.
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -154,6 +157,7 @@ class Settings:
         mapping: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
         mapping.update(
             PLAYER_TEST_TIMINGS=parse_timings(self.PLAYER_TEST_TIMINGS),
+            MAX_CONTENT_LENGTH=self.MAX_REQUEST_BYTES,
             SQLALCHEMY_DATABASE_URI=normalise_database_url(self.DATABASE_URL),
             SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
             JWT_SECRET_KEY=self.JWT_SECRET_KEY or self.SECRET_KEY,

@@ -29,6 +29,7 @@ _CODES = {
     405: "method_not_allowed",
     409: "conflict",
     412: "precondition_failed",
+    413: "payload_too_large",
     415: "unsupported_media_type",
     422: "validation_error",
     428: "precondition_required",

@@ -1,0 +1,97 @@
+"""What a request may cost us before any view runs (checked in ``before_request``, answered in the error shape):
+
+* its body: ``MAX_REQUEST_BYTES`` at most (Flask's MAX_CONTENT_LENGTH: 413 from the Content-Length alone, or once
+  the body grows past it), small by default: the API takes a few hundred bytes of JSON;
+* a JSON body: parsed once here with its numbers bounded (an integer of thousands of digits costs quadratic time to
+  read, and Python refuses those past 4,300 digits with an error that was a 500), no NaN or Infinity, at most
+  ``MAX_JSON_DEPTH`` levels deep (Python's parser recurses: thousands of levels were a RecursionError), and no
+  control character in a string but tab, newline and carriage return (PostgreSQL cannot store NUL);
+* the query: no control character at all, in a name or a value.
+
+A body that breaks one is a 400 (413 for the size) before flask-smorest or any view reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from flask import Flask, request
+from werkzeug.exceptions import BadRequest
+
+MAX_JSON_DEPTH = 32
+MAX_INT_DIGITS = 19  # what a 64-bit integer needs; every number the API takes is far smaller
+_JSON_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, newline and CR are text
+_QUERY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+class InvalidInput(BadRequest):
+    """A request that breaks a limit: a 400 whose description says which."""
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise InvalidInput(f"A number in the JSON body has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise InvalidInput("A number in the JSON body is out of range")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise InvalidInput(f"{name} is not JSON")
+
+
+def parse_json(data: bytes) -> Any:
+    """The body as JSON within the limits above; InvalidInput (a 400) otherwise."""
+    try:
+        value = json.loads(data, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except RecursionError:
+        raise InvalidInput(f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        if isinstance(error, InvalidInput):
+            raise
+        raise InvalidInput("The body is not JSON") from None
+    _check_tree(value)
+    return value
+
+
+def _check_tree(value: Any) -> None:
+    """Depth and strings of a parsed document, without recursion."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                raise InvalidInput(f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels")
+            children = item.items() if isinstance(item, dict) else ((None, child) for child in item)
+            for key, child in children:
+                if key is not None:
+                    _check_text(key)
+                stack.append((child, depth + 1))
+        elif isinstance(item, str):
+            _check_text(item)
+
+
+def _check_text(text: str) -> None:
+    if _JSON_CONTROL.search(text):
+        raise InvalidInput("A string in the JSON body holds a control character")
+
+
+def guard_request() -> None:
+    for name, values in request.args.lists():
+        if _QUERY_CONTROL.search(name) or any(_QUERY_CONTROL.search(value) for value in values):
+            raise InvalidInput(f"The query parameter {name!r} holds a control character")
+    if request.method in _BODY_METHODS and request.is_json:
+        parse_json(request.get_data(cache=True))  # 413 past MAX_CONTENT_LENGTH
+
+
+def register_input_limits(app: Flask) -> None:
+    app.before_request(guard_request)

@@ -1,0 +1,82 @@
+"""Input that costs us (app/http/limits.py): bodies past the limit, JSON nested or numbered to hurt the parser,
+control characters that PostgreSQL cannot store. Each is refused before any view, in the error shape; none is a 500."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tests.api.test_catalogue_api import assert_error
+
+TIME = "/contents/2/episodes/3/time-progress"  # the API's JSON write
+
+
+class CountingStream(io.RawIOBase):
+    """A body of ``size`` bytes that is never held in memory; ``read_bytes`` says how much the server took."""
+
+    def __init__(self, size: int) -> None:
+        self.size = self.left = size
+        self.position = 0
+        self.read_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:  # the test client measures the body this way
+        self.position = self.size if whence == 2 else offset
+        return self.position
+
+    def tell(self) -> int:
+        return self.position
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        n = min(len(buffer), self.left)
+        buffer[:n] = b" " * n
+        self.left -= n
+        self.read_bytes += n
+        return n
+
+
+def test_a_100_mb_body_is_refused_unread(client):
+    body = CountingStream(100 * 2**20)
+    response = client.post(TIME, input_stream=body, content_type="application/json")
+    assert_error(response, 413, "payload_too_large")
+    assert body.read_bytes == 0  # refused from its declared length, nothing read
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("[" * 20_000 + "]" * 20_000, "nested deeper than 32"),  # 40 kB: was a RecursionError, a 500
+    ('{"time": ' + "[" * 33 + "]" * 33 + "}", "nested deeper than 32"),
+    ('{"time": ' + "9" * 5000 + "}", "more than 19 digits"),  # was a ValueError past 4,300 digits: a 500
+    ('{"time": -' + "9" * 20 + "}", "more than 19 digits"),
+    ('{"time": 1e999}', "out of range"),
+    ('{"time": NaN}', "NaN is not JSON"),
+    ('{"time": 1, "note": "a\\u0000b"}', "control character"),  # PostgreSQL cannot store NUL: was a 500
+    ('{"time": 1, "a\\u0007": 1}', "control character"),
+    ('{"time": 1', "not JSON"),
+    (b'{"time": "\xff"}', "not JSON"),
+])
+def test_json_that_would_hurt_the_parser_or_the_database_is_a_400(client, body, message):
+    error = assert_error(client.post(TIME, data=body, content_type="application/json"), 400, "bad_request")
+    assert message in error["message"]
+
+
+def test_text_with_tabs_and_newlines_is_fine_json(client):
+    # passes the guard (the view then asks who is watching)
+    response = client.post(TIME, data='{"time": 1, "note": "a\\tb\\nc"}', content_type="application/json")
+    assert response.status_code == 401
+
+
+@pytest.mark.parametrize("query", ["event=start&source=a%00b", "event=start%0A", "ev%01ent=start", "event=start&x=%7F"])
+def test_a_control_character_in_the_query_is_a_400(client, query):
+    error = assert_error(client.get(f"/ad-tracking?{query}"), 400, "bad_request")
+    assert "control character" in error["message"]
+
+
+def test_the_player_page_refuses_one_with_its_error_screen(client, demo_catalogue):
+    response = client.get("/?movie_id=1&user_id=a%00b")
+    assert response.status_code == 400 and response.mimetype == "text/html"
