@@ -19,7 +19,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = PROJECT_ROOT / "instance"
 
 MIN_SECRET_BYTES = 32  # HMAC keys (sessions, JWT, device identities, media signatures) shorter than this are refused
-SECRET_FILE = "secret_key"  # development: the generated key, kept in the instance folder (never committed)
+SECRET_FILE = "secret_key"  # noqa: S105 - a file name: development's generated key, kept in instance/
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # STATISTICS_FUNCTION: a plain name on window, nothing else
 _TIMING = re.compile(r"[a-z][A-Za-z0-9]*(?:Ms|S)")  # PLAYER_TEST_TIMINGS: a name of static_src/core/defaults.ts
 

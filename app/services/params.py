@@ -10,6 +10,7 @@ from app.models.ids import storable_id
 
 _DIGITS = re.compile(r"[0-9]+")
 _TIME_CODE = re.compile(r"[0-9.]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _LANG_CODE = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?")
 _TRUE = {"1", "true", "yes", "on"}
 MAX_TEXT = 128  # user_id and voice_author are free text; longer values are cut, not refused
@@ -60,8 +61,9 @@ def parse_flag(raw: str | None) -> bool:
 
 
 def parse_text(raw: str | None) -> str | None:
+    """Free text, cut to MAX_TEXT; a value with a control character is invalid, so ignored."""
     text = (raw or "").strip()[:MAX_TEXT]
-    return text or None
+    return text if text and not _CONTROL.search(text) else None
 
 
 def parse_lang_order(raw: str | None) -> tuple[str, ...]:
