@@ -11,8 +11,10 @@ import re
 import secrets
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from app.http.origins import parse_origin_list
+from app.http.origins import origin_of, parse_origin_list
+from app.http.proxies import parse_networks
 from app.http.reporting import reporting_connect_origins
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -51,12 +53,24 @@ class Settings:
     MEDIA_URL_PATH: str = "/media"
     # Serve MEDIA_ROOT from this application. Off in production, where a CDN serves the media.
     SERVE_MEDIA: bool = True
-    # The request header a CDN or proxy sets to the viewer's ISO 3166-1 country code (Cloudflare's CF-IPCountry,
-    # a custom header behind nginx's geoip module, …), and the country assumed when it is absent.
+    # The address this service is reached at ("https://player.example"): absolute addresses it hands out (VAST
+    # documents, their media and pixels) are built from it, never from the Host header (app/http/urls.py), and only its
+    # host and ALLOWED_HOSTS are accepted in Host (Flask's TRUSTED_HOSTS: 400 otherwise). Production must set it.
+    # Empty (development): the request's host, which must be localhost, 127.0.0.1, ::1 or in ALLOWED_HOSTS.
+    PUBLIC_URL: str = ""
+    # More host names accepted in the Host header (comma-separated; ".example.com" takes every subdomain).
+    ALLOWED_HOSTS: str = ""
+    # The reverse proxies in front (comma-separated addresses or networks, "127.0.0.1, ::1" for nginx on this host):
+    # only a request from one of them has its X-Forwarded-For and COUNTRY_HEADER believed (app/http/proxies.py); the
+    # proxy must set both and drop what the client sent. Empty (the default): nobody's, so DEFAULT_COUNTRY applies.
+    TRUSTED_PROXIES: str = ""
+    # The request header the trusted proxy or CDN sets to the viewer's ISO 3166-1 country code (Cloudflare's
+    # CF-IPCountry, nginx's geoip2 module, …), and the country assumed when there is none to believe.
     COUNTRY_HEADER: str = "X-Viewer-Country"
     DEFAULT_COUNTRY: str = "ru"
-    # A query parameter that overrides the viewer's country on the player page: for the demo page and manual
-    # checks only. Empty disables it (the default); `make start` sets it to "country".
+    # A query parameter that overrides the viewer's country: for the demo page and manual checks in development only
+    # (refused in production: a viewer could name any country). Empty disables it (the default); `make start` sets it
+    # to "country".
     COUNTRY_QUERY_PARAM: str = ""
     # The publishers allowed to embed the player (spec §7), comma-separated origins ("https://a.example,
     # https://b.example:8443"). Empty (the default): any http(s) site may frame the player, and the player talks to
@@ -138,6 +152,13 @@ class Settings:
         if self.FULLSCREEN_MODE not in {"native", "pseudo"}:
             raise ValueError(f"FULLSCREEN_MODE must be native or pseudo, not {self.FULLSCREEN_MODE!r}")
         parse_origin_list(self.PUBLISHER_ORIGINS)  # raises ValueError naming a bad entry
+        parse_networks(self.TRUSTED_PROXIES)  # likewise
+        if self.ENV == "production" and self.COUNTRY_QUERY_PARAM:
+            raise ValueError("COUNTRY_QUERY_PARAM lets a viewer choose a country: development only")
+        if self.PUBLIC_URL and (origin_of(self.PUBLIC_URL) is None or urlsplit(self.PUBLIC_URL).path not in ("", "/")):
+            raise ValueError(f"PUBLIC_URL must be an origin like https://player.example, not {self.PUBLIC_URL!r}")
+        if self.ENV == "production" and not self.PUBLIC_URL:
+            raise ValueError("PUBLIC_URL must be set in production: absolute addresses are built from it")
         reporting_connect_origins(self.SENTRY_BROWSER_DSN)  # raises ValueError for a malformed DSN
         if not self.MEDIA_URL_PATH.startswith("/"):
             raise ValueError("MEDIA_URL_PATH must start with /")
@@ -152,12 +173,22 @@ class Settings:
                 raise ValueError(f"{name} must be set, at least {MIN_SECRET_BYTES} bytes (`python -c 'import secrets; "
                                  f"print(secrets.token_urlsafe(48))'`)")
 
+    def trusted_hosts(self) -> list[str]:
+        """Flask's TRUSTED_HOSTS: PUBLIC_URL's host and ALLOWED_HOSTS; in development without them, this machine."""
+        hosts = [host.strip().lower() for host in self.ALLOWED_HOSTS.split(",") if host.strip()]
+        if self.PUBLIC_URL:
+            hosts.insert(0, urlsplit(self.PUBLIC_URL).hostname or "")
+        elif self.ENV == "development":
+            hosts += ["localhost", "127.0.0.1", "::1", "[::1]"]
+        return hosts
+
     def flask_mapping(self) -> dict[str, object]:
         """The Flask and extension keys derived from these settings."""
         mapping: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
         mapping.update(
             PLAYER_TEST_TIMINGS=parse_timings(self.PLAYER_TEST_TIMINGS),
             MAX_CONTENT_LENGTH=self.MAX_REQUEST_BYTES,
+            TRUSTED_HOSTS=self.trusted_hosts(),
             SQLALCHEMY_DATABASE_URI=normalise_database_url(self.DATABASE_URL),
             SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
             JWT_SECRET_KEY=self.JWT_SECRET_KEY or self.SECRET_KEY,

@@ -97,6 +97,14 @@ def empty_tables() -> None:
 
 
 @pytest.fixture
+def behind_proxy(app: Flask) -> Flask:
+    """The test client's requests (from 127.0.0.1) come through a trusted proxy, as behind the production nginx:
+    their X-Forwarded-For and country header count."""
+    app.config["TRUSTED_PROXIES"] = "127.0.0.1"
+    return app
+
+
+@pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
 

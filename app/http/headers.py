@@ -3,6 +3,10 @@
 The embed page (``player.player``: the player and its error screens) gets its Content-Security-Policy, with the
 per-request nonce of its inline script and style, and may be framed by publishers; every other response refuses
 framing. A response that already carries a Content-Security-Policy (a view that knows better) keeps it.
+
+Every response also says what it sends as Referer (the origin alone to other sites: a player page's address names
+the film and the viewer's options) and which powerful features its documents may use: the embed page the ones a
+player needs, nothing else anywhere. A 412 (a failed If-Match) carries no body.
 """
 
 from __future__ import annotations
@@ -17,6 +21,13 @@ from app.http.origins import parse_origin_list
 from app.http.reporting import reporting_connect_origins
 
 EMBED_ENDPOINTS = {"player.player"}
+REFERRER_POLICY = "strict-origin-when-cross-origin"
+_NEVER = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), display-capture=()"
+PERMISSIONS = {
+    "embed": f"autoplay=(self), fullscreen=(self), picture-in-picture=(self), encrypted-media=(self), {_NEVER}",
+    # the rest: what no page of ours uses (the demo publisher page keeps autoplay and fullscreen to hand its player)
+    "other": _NEVER,
+}
 
 
 def csp_nonce() -> str:
@@ -39,14 +50,28 @@ def embed_csp() -> str:
 
 
 def security_headers(response: Response) -> Response:
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    if "Content-Security-Policy" in response.headers:
+    headers = response.headers
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", REFERRER_POLICY)
+    embed = request.endpoint in EMBED_ENDPOINTS and response.mimetype == "text/html"
+    headers.setdefault("Permissions-Policy", PERMISSIONS["embed" if embed else "other"])
+    if response.status_code == 412 and not response.is_json:
+        _drop_body(response)  # a failed If-Match: the file it guarded is not sent anyway
+    if "Content-Security-Policy" in headers:
         return response
-    if request.endpoint in EMBED_ENDPOINTS and response.mimetype == "text/html":
-        response.headers["Content-Security-Policy"] = embed_csp()
+    if embed:
+        headers["Content-Security-Policy"] = embed_csp()
     else:
-        response.headers.update(REFUSE_FRAMING)
+        headers.update(REFUSE_FRAMING)
     return response
+
+
+def _drop_body(response: Response) -> None:
+    response.close()  # a file from send_file: closed, never read
+    response.direct_passthrough = False
+    response.set_data(b"")
+    for name in ("Content-Range", "Accept-Ranges"):
+        response.headers.pop(name, None)
 
 
 def register_security_headers(app: Flask) -> None:

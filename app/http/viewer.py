@@ -10,6 +10,7 @@ from flask_jwt_extended import get_jwt_identity, verify_jwt_in_request
 from flask_jwt_extended.exceptions import JWTExtendedException
 from jwt import PyJWTError
 
+from app.http.proxies import from_trusted_proxy
 from app.models.activity import MAX_VIEWER_KEY
 
 FINGERPRINT_HEADER = "X-Session-Context"  # spec §7: every API request carries the device fingerprint
@@ -23,13 +24,13 @@ def normalise_country(code: str | None) -> str | None:
 
 
 def viewer_country() -> str | None:
-    """COUNTRY_HEADER as a CDN or proxy set it (the demo's override parameter first, when enabled),
-    else DEFAULT_COUNTRY."""
+    """COUNTRY_HEADER when a trusted proxy sent the request (app/http/proxies.py), else DEFAULT_COUNTRY; in development
+    the demo's override parameter first, when it is configured."""
     config = current_app.config
     param = config["COUNTRY_QUERY_PARAM"]
-    override = request.args.get(param) if param else None
-    header = request.headers.get(config["COUNTRY_HEADER"])
-    return normalise_country(override) or normalise_country(header) or normalise_country(config["DEFAULT_COUNTRY"])
+    override = normalise_country(request.args.get(param)) if param else None
+    header = normalise_country(request.headers.get(config["COUNTRY_HEADER"])) if from_trusted_proxy() else None
+    return override or header or normalise_country(config["DEFAULT_COUNTRY"])
 
 
 def viewer_key() -> str | None:

@@ -12,12 +12,12 @@ A bad query is a 400 (players and ad servers expect that of an ad call, not a 42
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urljoin
 
 from flask import Response, request, url_for
 from flask_smorest import Blueprint
 
 from app.extensions import db
+from app.http.urls import absolute_url
 from app.models import Content
 from app.schemas.ads import AdListQuerySchema, AdListSchema, TrackingQuerySchema, VastQuerySchema
 from app.services import vast
@@ -33,8 +33,8 @@ PUBLIC = {"Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"}
 
 def _house_vast_url(creative_id: int, depth: int) -> str:
     if depth:
-        return url_for("ads.vast_document", _external=True, creative=creative_id, depth=depth)
-    return url_for("ads.vast_document", _external=True, creative=creative_id)
+        return absolute_url(url_for("ads.vast_document", creative=creative_id, depth=depth))
+    return absolute_url(url_for("ads.vast_document", creative=creative_id))
 
 
 def _xml(body: bytes) -> Response:
@@ -55,11 +55,11 @@ def ad_list_document(content_id: int | None = None) -> Any:
 @blp.response(200, {"type": "string"}, content_type=VAST_MIME, description="A VAST 4.2 document")
 def vast_document(creative: int, depth: int) -> Response:
     """A house creative as VAST 4.2: inline, or behind ``depth`` wrappers; no ad for an unknown creative."""
-    tracking_url = url_for("ads.track", _external=True)
+    tracking_url = absolute_url(url_for("ads.track"))
     if depth:
         target = _house_vast_url(creative, depth - 1)
         return _xml(vast.wrapper(target, creative, tracking_url, source=f"wrapper-{depth}"))
-    found = creative_for_vast(creative, lambda url: urljoin(request.host_url, url))
+    found = creative_for_vast(creative, absolute_url)
     if found is None:
         return _xml(vast.empty())
     return _xml(vast.inline(found, tracking_url))

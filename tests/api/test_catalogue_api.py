@@ -91,7 +91,7 @@ def test_episodes_of_an_unknown_content(client, demo_catalogue):
     (5, "ru", "https://other.example/film", False),  # allowed on the partner's domain only
     (5, "ru", None, False),
 ])
-def test_available(client, demo_catalogue, content_id, country, domain, available):
+def test_available(client, demo_catalogue, behind_proxy, content_id, country, domain, available):
     headers = {"X-Viewer-Country": country} if country else {}
     query = f"?domain={domain}" if domain else ""
     response = client.get(f"/contents/{content_id}/available{query}", headers=headers)

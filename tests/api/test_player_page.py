@@ -128,7 +128,7 @@ def test_unknown_content_screen(client, demo_catalogue, query):
     assert "data-player-start" not in response.get_data(as_text=True)
 
 
-def test_a_viewer_in_a_blocked_country_gets_the_player_shell_with_451(client, demo_catalogue):
+def test_a_viewer_in_a_blocked_country_gets_the_player_shell_with_451(client, demo_catalogue, behind_proxy):
     response = client.get("/?movie_id=3", headers={"X-Viewer-Country": "RU"})
     assert response.status_code == 451
     html = response.get_data(as_text=True)
@@ -152,7 +152,7 @@ def test_the_placeholder_clip_is_served(client):
     response.close()
 
 
-def test_country_header_is_configurable(app, demo_catalogue):
+def test_country_header_is_configurable(app, demo_catalogue, behind_proxy):
     app.config["COUNTRY_HEADER"] = "CF-IPCountry"
     client = app.test_client()
     assert client.get("/?movie_id=3", headers={"CF-IPCountry": "de"}).status_code == 200

@@ -54,7 +54,8 @@ def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
     with sync_playwright() as playwright:
-        browser = launch(playwright)
+        # partner.example is this machine: a local server plays the partner's site (tests/browser/test_screens.py)
+        browser = launch(playwright, args=["--host-resolver-rules=MAP partner.example 127.0.0.1"])
         yield browser
         browser.close()
 
@@ -141,7 +142,8 @@ def demo_server(database_url: str, media_root: Path, **config: object) -> Iterat
 
 @pytest.fixture(scope="session")
 def live_server(make_database: Callable[[str], str], assets_built: Path, demo_media: Path) -> Iterator[str]:
-    with demo_server(make_database("browser"), demo_media) as origin:
+    # as behind the production nginx: a test may set the country header on its browser context
+    with demo_server(make_database("browser"), demo_media, TRUSTED_PROXIES="127.0.0.1") as origin:
         yield origin
 
 

@@ -1,5 +1,10 @@
 """Server-rendered error screens, and the demo publisher page receiving the player's messages."""
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
 import pytest
 from playwright.sync_api import expect
 
@@ -26,10 +31,39 @@ def test_error_screens(browser, live_server, query, referer, text):
     context.close()
 
 
-def test_the_partner_domain_gets_the_player(browser, live_server, page):
-    page.goto(f"{live_server}/?movie_id=5", referer="https://partner.example/films/5")
-    expect(page.locator("h1.player__title")).to_have_text("Только для партнёров")
-    expect(page.locator("button[data-player-start]")).to_be_visible()
+@contextmanager
+def partner_site(player_url: str) -> Iterator[str]:
+    """The partner's site (partner.example, which the test browser resolves to this machine) with a page that frames
+    ``player_url``: the browser itself says where the player is embedded (Referer, Sec-Fetch-Dest)."""
+    body = f'<!doctype html><iframe src="{player_url}" width="640" height="360"></iframe>'.encode()
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://partner.example:{server.server_port}/films/5"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+def test_the_partner_domain_gets_the_player(live_server, page):
+    with partner_site(f"{live_server}/?movie_id=5") as address:
+        page.goto(address)
+        frame = page.frame_locator("iframe")
+        expect(frame.locator("h1.player__title")).to_have_text("Только для партнёров")
+        expect(frame.locator("button[data-player-start]")).to_be_visible()
 
 
 def test_blocked_content_plays_in_another_country(browser, live_server):

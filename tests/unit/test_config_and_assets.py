@@ -18,13 +18,14 @@ def test_environment_overrides_are_typed():
 
 
 KEY = "k" * 32  # long enough
+PRODUCTION = {"ENV": "production", "PUBLIC_URL": "https://player.example"}
 
 
 @pytest.mark.parametrize("environ", [
-    {"ENV": "production"},  # no key
-    {"ENV": "production", "SECRET_KEY": "s3cret"},  # 6 bytes
-    {"ENV": "production", "SECRET_KEY": "k" * 31},
-    {"ENV": "production", "SECRET_KEY": KEY, "JWT_SECRET_KEY": "short"},
+    PRODUCTION,  # no key
+    {**PRODUCTION, "SECRET_KEY": "s3cret"},  # 6 bytes
+    {**PRODUCTION, "SECRET_KEY": "k" * 31},
+    {**PRODUCTION, "SECRET_KEY": KEY, "JWT_SECRET_KEY": "short"},
     {"ENV": "development", "SECRET_KEY": "dev"},  # a short key is refused wherever it comes from
 ])
 def test_a_missing_or_short_key_is_refused(environ):
@@ -35,7 +36,26 @@ def test_a_missing_or_short_key_is_refused(environ):
 
 
 def test_production_takes_a_long_key():
-    Settings.from_env({"ENV": "production", "SECRET_KEY": KEY}).check()
+    Settings.from_env({**PRODUCTION, "SECRET_KEY": KEY}).check()
+
+
+@pytest.mark.parametrize(("environ", "match"), [
+    ({"ENV": "production", "SECRET_KEY": KEY}, "PUBLIC_URL must be set"),
+    ({"PUBLIC_URL": "https://player.example/path"}, "PUBLIC_URL"),
+    ({"PUBLIC_URL": "player.example"}, "PUBLIC_URL"),
+    ({**PRODUCTION, "SECRET_KEY": KEY, "COUNTRY_QUERY_PARAM": "country"}, "COUNTRY_QUERY_PARAM"),
+    ({"TRUSTED_PROXIES": "127.0.0.1, nginx"}, "TRUSTED_PROXIES"),
+])
+def test_addresses_that_would_let_a_client_choose_are_refused(environ, match):
+    with pytest.raises(ValueError, match=match):
+        Settings.from_env({"SECRET_KEY": KEY, **environ}).check()
+
+
+def test_only_the_public_hosts_are_trusted():
+    assert Settings(PUBLIC_URL="https://player.example", ALLOWED_HOSTS="cdn.example, .player.example").trusted_hosts() \
+        == ["player.example", "cdn.example", ".player.example"]
+    assert "localhost" in Settings().trusted_hosts()  # development without an address: this machine only
+    assert Settings(ENV="production", PUBLIC_URL="https://player.example").trusted_hosts() == ["player.example"]
 
 
 def test_development_generates_one_random_key_and_keeps_it(tmp_path):
@@ -77,7 +97,7 @@ def test_test_timings_that_are_not_name_equals_positive_number_are_refused(raw):
 
 def test_production_refuses_test_timings():
     with pytest.raises(ValueError, match="PLAYER_TEST_TIMINGS"):
-        Settings(ENV="production", SECRET_KEY=KEY, PLAYER_TEST_TIMINGS="vastTimeoutMs=100").check()
+        Settings.from_env({**PRODUCTION, "SECRET_KEY": KEY, "PLAYER_TEST_TIMINGS": "vastTimeoutMs=100"}).check()
 
 
 @pytest.mark.parametrize(("url", "expected"), [
