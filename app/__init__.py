@@ -53,7 +53,7 @@ def _init_sentry(app: Flask) -> None:
 
 def _init_extensions(app: Flask) -> None:
     from app import models  # noqa: F401 - registers the tables on db.metadata
-    from app.extensions import api, cache, compress, db, jwt, migrate
+    from app.extensions import api, cache, compress, db, jwt, limiter, migrate
     from app.http.assets import Manifest
     from app.schemas.common import ErrorSchema
 
@@ -61,6 +61,7 @@ def _init_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     jwt.init_app(app)
     cache.init_app(app)
+    limiter.init_app(app)
     api.ERROR_SCHEMA = ErrorSchema  # the error responses the OpenAPI document describes: ours (app/errors.py)
     api.init_app(app)
     compress.init_app(app)  # brotli or gzip for text responses only (app/http/compression.py)
@@ -70,6 +71,7 @@ def _init_extensions(app: Flask) -> None:
 def _register_blueprints(app: Flask) -> None:
     from app.api.activity import blp as activity_api
     from app.api.catalogue import blp as catalogue_api
+    from app.api.devices import blp as devices_api
     from app.cli import demo_cli
     from app.errors import register_error_handlers
     from app.extensions import api
@@ -82,6 +84,7 @@ def _register_blueprints(app: Flask) -> None:
     register_input_limits(app)  # body size, JSON shape, control characters: before any view reads the request
     api.register_blueprint(catalogue_api)
     api.register_blueprint(activity_api)
+    api.register_blueprint(devices_api)
     api.register_blueprint(ads_api)
     app.register_blueprint(player_bp)
     register_static(app)

@@ -107,6 +107,14 @@ class Settings:
     # The largest request body taken, in bytes (Flask's MAX_CONTENT_LENGTH: 413 beyond it). The API's bodies are a few
     # hundred bytes of JSON; a view that takes uploads raises its own limit (request.max_content_length).
     MAX_REQUEST_BYTES: int = 65_536
+    # Rate limits (app/http/rates.py), as Flask-Limiter's strings ("60 per minute", "10 per second; 1000 per day"):
+    # the progress and history calls per viewer and per client address, the ad pixel per address, device identities
+    # handed out per address. Generous for a real player (a progress save every 10 s; a pre-roll's pixels come in
+    # bursts of a dozen) and for many viewers behind one address (a carrier's NAT), tight for a script.
+    RATE_LIMIT_VIEWER: str = "60 per minute"
+    RATE_LIMIT_IP: str = "600 per minute"
+    RATE_LIMIT_TRACKING: str = "1200 per minute"
+    RATE_LIMIT_SESSION_CONTEXT: str = "30 per minute"
     # Extra keys for tests (TESTING=True etc.) pass straight through to Flask.
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -195,6 +203,13 @@ class Settings:
             CACHE_TYPE="RedisCache" if self.REDIS_URL else "SimpleCache",
             CACHE_REDIS_URL=self.REDIS_URL or None,
             CACHE_DEFAULT_TIMEOUT=300,
+            # Flask-Limiter (app/http/rates.py): a Redis that fails or hangs costs half a second, then memory counts
+            RATELIMIT_STORAGE_URI=self.REDIS_URL or "memory://",
+            RATELIMIT_STORAGE_OPTIONS={"socket_connect_timeout": 0.5, "socket_timeout": 0.5} if self.REDIS_URL else {},
+            RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
+            RATELIMIT_SWALLOW_ERRORS=True,
+            RATELIMIT_HEADERS_ENABLED=True,  # X-RateLimit-* on limited calls, Retry-After on a 429
+            RATELIMIT_KEY_PREFIX="player-limits",
             # flask-smorest: the OpenAPI document at /openapi.json
             API_TITLE="Player catalogue API",
             API_VERSION="v1",

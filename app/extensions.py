@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_caching import Cache
 from flask_jwt_extended import JWTManager
+from flask_limiter import Limiter
 from flask_migrate import Migrate
 from flask_smorest import Api
 from flask_sqlalchemy import SQLAlchemy
@@ -11,6 +12,7 @@ from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
 from app.http.compression import TextCompress
+from app.http.proxies import client_ip
 
 # Named constraints, so that Alembic migrations can alter and drop them on every database.
 NAMING_CONVENTION = {
@@ -31,4 +33,5 @@ migrate = Migrate()
 jwt = JWTManager()
 cache = Cache()
 api = Api()
+limiter = Limiter(key_func=client_ip)  # limits per route, keyed as they say: app/http/rates.py
 compress = TextCompress()  # brotli or gzip for text only (app/http/compression.py)

@@ -90,7 +90,7 @@ function boot(): void {
   const ads = Boolean(context.config.adListUrl && context.isAvailable);
   if (ads) {
     controller.holdPlayback((contentMayLoad) => {
-      const list = pageFingerprint().get().then(() => fetchAdList(adListFor(context), {
+      const list = pageFingerprint().fingerprint().then(() => fetchAdList(adListFor(context), {
         headers: adRequestHeaders(),
         timeoutMs: DEFAULTS.vastTimeoutMs,
       }));
@@ -128,7 +128,8 @@ function boot(): void {
     void ready.then(() => analytics?.load());
     // Sentry after the film's first frame, whenever the viewer starts it (or at the first error), never at page open
     void (playing ? ready : firstFrame(controller, video)).then(() => errors.load());
-    void ready.then(prepareFingerprint); // the device fingerprint in idle time, unless an API call wants it sooner
+    // the device identity in idle time, unless an API call wants it sooner
+    void ready.then(() => prepareFingerprint(context.config.baseUrl || window.location.origin));
     // React and react-dom evaluate in one task, the interface's own modules in the next, the first render in a third:
     // each well under a long task, where the three together made one.
     void ready

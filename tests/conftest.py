@@ -104,6 +104,27 @@ def behind_proxy(app: Flask) -> Flask:
     return app
 
 
+def signed_identity(app: Flask, device: str, fingerprint: str = "signals-hash-0001") -> str:
+    """The device identity ``device`` (22 characters of [A-Za-z0-9_-]) as this application would have issued it:
+    tests name their viewers, and can tell their progress keys ("dev:{device}")."""
+    from app.http.viewer import _signature
+
+    with app.test_request_context():
+        return f"{fingerprint}.{device}.{_signature(fingerprint, device)}"
+
+
+@pytest.fixture
+def viewer_headers(app: Flask) -> Callable[[], dict[str, str]]:
+    """Makes the headers of a new anonymous viewer: a device identity this application issued."""
+    from app.http.viewer import issue_device_identity
+
+    def make(fingerprint: str = "signals-hash-0001") -> dict[str, str]:
+        with app.test_request_context():
+            return {"X-Session-Context": issue_device_identity(fingerprint)}
+
+    return make
+
+
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()

@@ -13,11 +13,15 @@ from flask_smorest import Blueprint
 from werkzeug.wrappers import Response
 
 from app.errors import ApiError
+from app.extensions import limiter
+from app.http.rates import by_ip, by_viewer, configured
 from app.http.viewer import viewer_key
 from app.schemas.activity import LastWatchedSchema, TimeProgressSchema
 from app.services.progress import last_watched, record_time, set_completed
 
 blp = Blueprint("activity", __name__, description="Where a viewer stopped in each episode and what they finished")
+limiter.limit(configured("RATE_LIMIT_VIEWER"), key_func=by_viewer)(blp)
+limiter.limit(configured("RATE_LIMIT_IP"), key_func=by_ip)(blp)
 
 EPISODE_PATH = "/contents/<int:content_id>/episodes/<int:episode_id>"
 
@@ -41,6 +45,7 @@ def no_store(response: Response) -> Response:
 @blp.response(204)
 @blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(429, response="TOO_MANY_REQUESTS")
 def post_time_progress(body: dict[str, Any], content_id: int, episode_id: int) -> None:
     """Remember where the viewer stopped in the episode, in whole seconds."""
     record_time(g.viewer_key, content_id, episode_id, body["time"])

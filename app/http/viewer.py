@@ -1,8 +1,21 @@
-"""Who is watching, as far as the request tells: the viewer's country, and the key their progress is kept under."""
+"""Who is watching, as far as the request tells: the viewer's country, and the key their progress is kept under.
+
+An anonymous viewer is a device identity this service handed out (``issue_device_identity``, through
+``POST /session-context``) and the player keeps in the device_fp cookie (spec §3) and sends as X-Session-Context
+(spec §7): ``{fingerprint}.{random}.{signature}``. The fingerprint is the browser's hash of its device signals, as the
+spec has it; the random part makes it one per browser profile, even on identical hardware; the signature (HMAC with a
+key derived from SECRET_KEY) means only values this service issued count. Knowing another device's signals, or
+guessing its fingerprint, gives nothing: its progress is filed under the random part ("dev:{random}"), which only its
+own browser holds.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
+import secrets
 from contextlib import suppress
 
 from flask import current_app, request
@@ -15,7 +28,10 @@ from app.models.activity import MAX_VIEWER_KEY
 
 FINGERPRINT_HEADER = "X-Session-Context"  # spec §7: every API request carries the device fingerprint
 FINGERPRINT_COOKIE = "device_fp"  # spec §3
-_FINGERPRINT = re.compile(r"[A-Za-z0-9_-]{8,128}")
+FINGERPRINT = re.compile(r"[A-Za-z0-9_-]{8,64}")  # the browser's hash of its signals (static_src/api/fingerprint.ts)
+_IDENTITY = re.compile(
+    r"(?P<fingerprint>[A-Za-z0-9_-]{8,64})\.(?P<device>[A-Za-z0-9_-]{22})\.(?P<signature>[A-Za-z0-9_-]{22})"
+)
 
 
 def normalise_country(code: str | None) -> str | None:
@@ -34,22 +50,37 @@ def viewer_country() -> str | None:
 
 
 def viewer_key() -> str | None:
-    """An API caller: "user:{identity}" for a valid bearer token, else "fp:{fingerprint}" from the header, else None.
-
-    An expired or forged token counts as no token.
-    """
+    """An API caller: "user:{identity}" for a valid bearer token, else "dev:{device}" for a device identity this
+    service issued (X-Session-Context), else None. An expired or forged token, or an identity not ours, is none."""
     with suppress(JWTExtendedException, PyJWTError):
         if verify_jwt_in_request(optional=True):
             key = f"user:{get_jwt_identity()}"
             if len(key) <= MAX_VIEWER_KEY:
                 return key
-    return _fingerprint_key(request.headers.get(FINGERPRINT_HEADER))
+    return device_key(request.headers.get(FINGERPRINT_HEADER))
 
 
 def viewer_key_from_cookie() -> str | None:
-    """The player page's viewer: a navigation carries the fingerprint cookie, not the API header."""
-    return _fingerprint_key(request.cookies.get(FINGERPRINT_COOKIE))
+    """The player page's viewer: a navigation carries the device_fp cookie, not the API header."""
+    return device_key(request.cookies.get(FINGERPRINT_COOKIE))
 
 
-def _fingerprint_key(value: str | None) -> str | None:
-    return f"fp:{value}" if value and _FINGERPRINT.fullmatch(value) else None
+def issue_device_identity(fingerprint: str) -> str:
+    """A new device identity for a browser whose signals hash to ``fingerprint`` (FINGERPRINT's shape)."""
+    device = secrets.token_urlsafe(16)  # 128 bits, 22 characters
+    return f"{fingerprint}.{device}.{_signature(fingerprint, device)}"
+
+
+def device_key(value: str | None) -> str | None:
+    """The progress key of a device identity this service issued, else None."""
+    match = _IDENTITY.fullmatch(value or "")
+    if match is None:
+        return None
+    expected = _signature(match["fingerprint"], match["device"])
+    return f"dev:{match['device']}" if hmac.compare_digest(expected, match["signature"]) else None
+
+
+def _signature(fingerprint: str, device: str) -> str:
+    key = hmac.new(current_app.config["SECRET_KEY"].encode(), b"device identity", hashlib.sha256).digest()
+    digest = hmac.new(key, f"{fingerprint}.{device}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")  # 128 bits, 22 characters

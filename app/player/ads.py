@@ -16,7 +16,8 @@ from typing import Any
 from flask import Response, request, url_for
 from flask_smorest import Blueprint
 
-from app.extensions import db
+from app.extensions import db, limiter
+from app.http.rates import by_ip, configured
 from app.http.urls import absolute_url
 from app.models import Content
 from app.schemas.ads import AdListQuerySchema, AdListSchema, TrackingQuerySchema, VastQuerySchema
@@ -66,6 +67,7 @@ def vast_document(creative: int, depth: int) -> Response:
 
 
 @blp.route("/ad-tracking")
+@limiter.limit(configured("RATE_LIMIT_TRACKING"), key_func=by_ip)
 @blp.arguments(TrackingQuerySchema, location="query", error_status_code=400)
 @blp.response(204)
 def track(hit: dict[str, Any]) -> Any:

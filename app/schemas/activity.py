@@ -21,3 +21,18 @@ class LastWatchedSchema(Schema):
     episode_id = fields.Int(data_key="episodeId")
     time = fields.Int()
     updated_at = fields.DateTime(data_key="updatedAt")
+
+
+class SessionContextRequestSchema(Schema):
+    fingerprint = fields.Str(
+        required=True,
+        validate=validate.Regexp(r"\A[A-Za-z0-9_-]{8,64}\Z"),
+        metadata={"description": "the browser's hash of its device signals (spec §3 device_fp)"},
+    )
+
+
+class SessionContextSchema(Schema):
+    sessionContext = fields.Str(
+        required=True,
+        metadata={"description": "the device identity: the device_fp cookie's value, sent as X-Session-Context"},
+    )

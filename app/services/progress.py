@@ -18,7 +18,7 @@ from app.extensions import db
 from app.models import Content, Episode, WatchProgress
 from app.models.ids import storable_id
 from app.services.catalogue import content_not_found
-from app.services.errors import NotFound
+from app.services.errors import Invalid, NotFound
 
 _INSERTS: dict[str, Callable[..., Any]] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
@@ -30,8 +30,11 @@ class LastWatched(NamedTuple):
 
 
 def record_time(viewer_key: str, content_id: int, episode_id: int, seconds: int) -> None:
-    """Remember where the viewer stopped in the episode."""
-    _require_episode(content_id, episode_id)
+    """Remember where the viewer stopped in the episode: within its length, when the catalogue knows it."""
+    duration = _require_episode(content_id, episode_id)
+    if duration is not None and seconds > duration:
+        raise Invalid("time_beyond_duration", "The time is beyond the episode's end",
+                      {"episodeId": episode_id, "duration": duration})
     _upsert(viewer_key, content_id, episode_id, time=seconds)
 
 
@@ -82,13 +85,13 @@ def last_watched(viewer_key: str, content_id: int) -> LastWatched | None:
     return LastWatched(episode_id, time, updated_at if updated_at.tzinfo else updated_at.replace(tzinfo=UTC))
 
 
-def _require_episode(content_id: int, episode_id: int) -> None:
-    """NotFound unless the content exists and the episode is one of its own; one query."""
+def _require_episode(content_id: int, episode_id: int) -> int | None:
+    """The episode's duration; NotFound unless the content exists and the episode is one of its own. One query."""
     if not storable_id(content_id):
         raise content_not_found(content_id)
     episode_matches = (Episode.id == episode_id) if storable_id(episode_id) else false()  # else it matches none
     query = (
-        select(Episode.id)
+        select(Episode.id, Episode.duration)
         .select_from(Content)
         .outerjoin(Episode, and_(Episode.content_id == Content.id, episode_matches))
         .where(Content.id == content_id)
@@ -99,6 +102,7 @@ def _require_episode(content_id: int, episode_id: int) -> None:
     if row.id is None:
         details = {"contentId": content_id, "episodeId": episode_id}
         raise NotFound("episode_not_found", texts.CONTENT_NOT_AVAILABLE, details)
+    return row.duration
 
 
 def _upsert(viewer_key: str, content_id: int, episode_id: int, **changes: object) -> None:

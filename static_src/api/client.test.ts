@@ -2,8 +2,14 @@ import { installFetch, jsonResponse } from '../test/fixtures';
 import { createApiClient, progressApi } from './client';
 import type { FingerprintSource } from './fingerprint';
 
-function source(current: string | null, computed: Promise<string> = Promise.resolve('computed_fp')) {
-  return { current: jest.fn(() => current), get: jest.fn(() => computed) } satisfies FingerprintSource;
+/** A device whose issued identity is `known` now, else `asked` once asked for. */
+function source(known: string | null, asked: Promise<string | null> = Promise.resolve('issued_identity')) {
+  return {
+    current: jest.fn(() => known),
+    issued: jest.fn(() => known),
+    fingerprint: jest.fn(() => Promise.resolve('hash_abcdefgh')),
+    identity: jest.fn(() => asked),
+  } satisfies FingerprintSource;
 }
 
 describe('the API client', () => {
@@ -15,7 +21,7 @@ describe('the API client', () => {
   });
   afterEach(() => restore());
 
-  it('sends X-Session-Context with the known fingerprint, in the same task (a save on pagehide)', async () => {
+  it('sends X-Session-Context with the known identity, in the same task (a save on pagehide)', async () => {
     const device = source('known_fp_1');
     const api = progressApi(createApiClient('https://api.test/', device), 7);
     const sent = api.time(3, 12.7);
@@ -26,10 +32,10 @@ describe('the API client', () => {
     expect(init.headers).toEqual({ 'X-Session-Context': 'known_fp_1', 'Content-Type': 'application/json' });
     expect(JSON.parse(init.body)).toEqual({ time: 12 });
     expect(init.keepalive).toBe(true);
-    expect(device.get).not.toHaveBeenCalled();
+    expect(device.identity).not.toHaveBeenCalled();
   });
 
-  it('on a first visit waits for the fingerprint, then sends it: no request goes without one', async () => {
+  it('on a first visit waits for the identity, then sends it: no request goes without one', async () => {
     let resolve!: (value: string) => void;
     const device = source(null, new Promise<string>((r) => (resolve = r)));
     const sent = progressApi(createApiClient('https://api.test', device), 7).completed(3);
@@ -38,6 +44,12 @@ describe('the API client', () => {
     resolve('first_visit_fp');
     expect(await sent).toBe(true);
     expect(fetchMock.mock.calls[0][1].headers).toEqual({ 'X-Session-Context': 'first_visit_fp' });
+    expect(device.identity).toHaveBeenCalledWith('https://api.test');
+  });
+
+  it('makes no call without an identity (the service could not be asked): the progress stays local', async () => {
+    expect(await createApiClient('https://api.test', source(null, Promise.resolve(null))).send('POST', '/x')).toBe(false);
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('reports a failed call as false without throwing', async () => {

@@ -1,6 +1,6 @@
-// Calls to the catalogue API (spec §7). Every request carries X-Session-Context, the device fingerprint
-// (api/fingerprint): on a first visit the first call waits for it, 1000 ms at most. Failures are logged and never
-// reach playback.
+// Calls to the catalogue API (spec §7). Every request carries X-Session-Context, the device identity the service issued
+// (api/fingerprint): on a first visit the first call waits for it; without one (the service could not be asked) the
+// call is not made, and progress stays in this browser's storage. Failures are logged and never reach playback.
 import { pageFingerprint, type FingerprintSource } from './fingerprint';
 
 export interface ApiClient {
@@ -11,7 +11,8 @@ export function createApiClient(baseUrl: string, device: FingerprintSource = pag
   return {
     async send(method, path, body) {
       // Known: sent in this task (a save on pagehide must not wait a turn); a first visit's first call waits.
-      const session = device.current() ?? (await device.get());
+      const session = device.issued() ?? (await device.identity(baseUrl));
+      if (!session) return false; // logged where the identity was asked for
       const headers: Record<string, string> = { 'X-Session-Context': session };
       if (body !== undefined) headers['Content-Type'] = 'application/json';
       try {

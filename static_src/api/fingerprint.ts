@@ -1,18 +1,27 @@
 // The device fingerprint (spec §3, §7, §9): the device_fp cookie (path /, 365 days) every API request sends as
-// X-Session-Context. It is computed once from hardware, locale, screen and system signals, hashed (SHA-256 where
-// crypto.subtle exists, a small non-crypto hash otherwise or when that takes longer than the 1000 ms timeout), and
-// reused while the cookie lasts. Where cookies are blocked or throw it lives in memory for the page's lifetime.
-// Nothing here runs before the first frame: the entry warms it in idle time, an earlier API call computes it then.
+// X-Session-Context. The fingerprint is computed once from hardware, locale, screen and system signals, hashed
+// (SHA-256 where crypto.subtle exists, a small non-crypto hash otherwise or when that takes longer than the 1000 ms
+// timeout). Identical phones hash alike, and anyone can compute a hash: so the cookie holds the identity the service
+// issues for it (POST /session-context: `{fingerprint}.{random}.{signature}`, app/http/viewer.py), one per browser
+// profile, which no one else can make up. It is reused while the cookie lasts; where cookies are blocked or throw it
+// lives in memory for the page's lifetime. Nothing here runs before the first frame: the entry asks in idle time
+// after it, an earlier API call sooner; the ad requests carry the hash until the identity is there.
 import { DEFAULTS } from '../core/defaults';
 import { whenIdle } from '../core/timing';
 
 export const FINGERPRINT_COOKIE = 'device_fp';
-const TOKEN = /^[A-Za-z0-9_-]{8,128}$/; // the server's pattern (app/http/viewer.py): a cookie-safe token
+const IDENTITY = /^[A-Za-z0-9_-]{8,64}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/; // the server's (app/http/viewer.py)
 
-/** What the API client and the ad requests need: the value known now, or the value once computed. */
+/** What the API client and the ad requests need. */
 export interface FingerprintSource {
+  /** What a request carries now: the issued identity, else the fingerprint once computed, else null. */
   current(): string | null;
-  get(): Promise<string>;
+  /** The issued identity known now (memory or the cookie), else null. */
+  issued(): string | null;
+  /** The fingerprint: computed once, within the timeout, on this device; never rejects. */
+  fingerprint(): Promise<string>;
+  /** The issued identity: known, else asked for once at `{base}/session-context`; null while that fails. */
+  identity(base: string): Promise<string | null>;
 }
 
 interface NavigatorExtras {
@@ -20,12 +29,13 @@ interface NavigatorExtras {
   userAgentData?: { platform?: string; mobile?: boolean };
 }
 
-/** The device_fp cookie when it holds a valid token; null when absent, malformed, or when cookies throw. */
+/** The device_fp cookie when it holds an issued identity; null when absent, malformed (an older plain fingerprint
+ * included: it is replaced), or when cookies throw. */
 export function readFingerprintCookie(doc: Document): string | null {
   try {
     for (const part of doc.cookie.split(';')) {
       const [name, value] = part.trim().split('=');
-      if (name === FINGERPRINT_COOKIE && value && TOKEN.test(value)) return value;
+      if (name === FINGERPRINT_COOKIE && value && IDENTITY.test(value)) return value;
     }
   } catch {
     // cookies blocked (a SecurityError in sandboxed or cookie-less frames): the value lives in memory
@@ -118,43 +128,81 @@ export function hashSignals(signals: string, subtle: SubtleCrypto | undefined, t
   });
 }
 
-/** One device's fingerprint: read from the cookie, else computed once and stored (in memory whatever happens). */
+/** Asks the service for an identity for this fingerprint; null when it refuses, fails or answers something else. */
+export async function requestIdentity(base: string, fingerprint: string): Promise<string | null> {
+  try {
+    const response = await fetch(`${base.replace(/\/$/, '')}/session-context`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ fingerprint }),
+      credentials: 'omit',
+    });
+    const body: unknown = response.ok ? await response.json() : null;
+    const value = (body as { sessionContext?: unknown } | null)?.sessionContext;
+    if (typeof value === 'string' && IDENTITY.test(value)) return value;
+    console.warn(`player: no device identity (${response.status}); progress stays on this device for now`);
+  } catch (error) {
+    console.warn('player: no device identity; progress stays on this device for now', error);
+  }
+  return null;
+}
+
+/** One device: its fingerprint computed once, its identity read from the cookie or asked for once and stored. */
 export class DeviceFingerprint implements FingerprintSource {
-  private value: string | null = null;
+  private identityValue: string | null = null;
+  private hash: string | null = null;
   private cookieRead = false;
-  private pending: Promise<string> | null = null;
+  private hashing: Promise<string> | null = null;
+  private asking: Promise<string | null> | null = null;
 
   constructor(
     private readonly win: Window = window,
     private readonly timeoutMs: number = DEFAULTS.fingerprintTimeoutMs,
+    private readonly ask: typeof requestIdentity = requestIdentity,
   ) {}
 
-  /** Known now, without waiting: memory, else the cookie (read once). */
-  current(): string | null {
-    if (this.value === null && !this.cookieRead) {
+  issued(): string | null {
+    if (this.identityValue === null && !this.cookieRead) {
       this.cookieRead = true;
-      this.value = readFingerprintCookie(this.win.document);
+      this.identityValue = readFingerprintCookie(this.win.document);
     }
-    return this.value;
+    return this.identityValue;
   }
 
-  /** The value; on a first visit computed now (at most `timeoutMs`), then written to the cookie. Never rejects. */
-  get(): Promise<string> {
-    const known = this.current();
-    if (known) return Promise.resolve(known);
-    this.pending ??= hashSignals(deviceSignals(this.win), subtleOf(this.win), this.timeoutMs).then((value) => {
-      this.value = value;
-      this.store(value);
+  current(): string | null {
+    return this.issued() ?? this.hash;
+  }
+
+  fingerprint(): Promise<string> {
+    this.hashing ??= hashSignals(deviceSignals(this.win), subtleOf(this.win), this.timeoutMs).then((value) => {
+      this.hash = value;
       return value;
     });
-    return this.pending;
+    return this.hashing;
+  }
+
+  identity(base: string): Promise<string | null> {
+    const known = this.issued();
+    if (known) return Promise.resolve(known);
+    this.asking ??= this.fingerprint()
+      .then((fingerprint) => this.ask(base, fingerprint))
+      .then((value) => {
+        if (value) {
+          this.identityValue = value;
+          this.store(value);
+        } else {
+          this.asking = null; // the next call asks again
+        }
+        return value;
+      });
+    return this.asking;
   }
 
   private store(value: string): void {
     try {
       this.win.document.cookie = fingerprintCookie(value, this.win.isSecureContext === true);
     } catch (error) {
-      console.warn('player: cookies are blocked; the device fingerprint lives in memory for this page', error);
+      console.warn('player: cookies are blocked; the device identity lives in memory for this page', error);
     }
   }
 }
@@ -175,7 +223,7 @@ export function pageFingerprint(): DeviceFingerprint {
   return shared;
 }
 
-/** After the first paint: computes the fingerprint in idle time, unless an API call asks for it sooner. */
-export function prepareFingerprint(): void {
-  whenIdle(() => void pageFingerprint().get());
+/** After the first frame: the identity asked for in idle time (`base`: the API's), unless an API call asks sooner. */
+export function prepareFingerprint(base: string): void {
+  whenIdle(() => void pageFingerprint().identity(base));
 }

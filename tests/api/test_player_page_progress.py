@@ -5,19 +5,27 @@ Demo series (content 2): episodes 2, 3, 4 (season 1) and 5, 6, 7 (season 2).
 
 from contextlib import contextmanager
 
+import pytest
 from sqlalchemy import event
 
 from app.extensions import db
 from tests.api.test_player_page import page_context
+from tests.conftest import signed_identity
 
-FINGERPRINT = "device-fp-0001"
 SERIES = [2, 3, 4, 5, 6, 7]
+FINGERPRINT = ""  # this test's device identity (the device_fp cookie's value), issued for each test
 
 
-def complete(client, *episode_ids, fingerprint=FINGERPRINT):
+@pytest.fixture(autouse=True)
+def device(app):
+    global FINGERPRINT
+    FINGERPRINT = signed_identity(app, "page0device00000000001")
+
+
+def complete(client, *episode_ids):
     for episode_id in episode_ids:
         response = client.post(f"/contents/2/episodes/{episode_id}/completed",
-                               headers={"X-Session-Context": fingerprint})
+                               headers={"X-Session-Context": FINGERPRINT})
         assert response.status_code == 204
 
 
@@ -66,9 +74,10 @@ def test_everything_completed_opens_the_first_episode(client, demo_catalogue):
     assert completed_in(context) == SERIES
 
 
-def test_another_device_or_no_cookie_sees_nothing_completed(client, demo_catalogue):
+def test_another_device_or_no_cookie_sees_nothing_completed(app, client, demo_catalogue):
     complete(client, 2)
-    for cookie in ("other-device-01", "bad fp", None):
+    other_device = signed_identity(app, "other0device0000000001")
+    for cookie in ("other-device-01", "bad fp", FINGERPRINT.split(".")[0], other_device, None):
         if cookie:
             client.set_cookie("device_fp", cookie)
         else:

@@ -26,13 +26,13 @@ from app.extensions import db
 from app.models import WatchProgress
 from tests.browser.conftest import serving
 from tests.browser.helpers import click_control, open_player, player, start, wait_until_playing
-from tests.conftest import ASSETS_DIR
+from tests.conftest import ASSETS_DIR, signed_identity
 from tests.ingest import Ingest, serve_ingest
 
 FILM = "movie_id=1"  # 1860 s, two voices
 BROKEN_EPISODE = "movie_id=2&season=1&episode=1"  # episode 2, whose HLS master playlist the server is made to 404
 BROKEN_PLAYLIST = "/media/titles/series-s1e1/master.m3u8"
-SERVER_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")  # app/http/viewer.py
+IDENTITY = re.compile(r"(?P<fingerprint>[A-Za-z0-9_-]{8,64})\.(?P<device>[A-Za-z0-9_-]{22})\.[A-Za-z0-9_-]{22}")
 YEAR = 365 * 24 * 3600
 
 # Cookies and both storages throw, as in a browser that blocks them for this frame (a SecurityError).
@@ -92,10 +92,12 @@ def record(page: Page, part: str) -> list[Request]:
     return seen
 
 
-def fingerprint_cookie(context: BrowserContext, timeout: float = 5) -> dict[str, Any]:
+def fingerprint_cookie(
+    context: BrowserContext, timeout: float = 5, wanted: Callable[[str], bool] = lambda value: True
+) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
-        cookies = [c for c in context.cookies() if c["name"] == "device_fp"]
+        cookies = [c for c in context.cookies() if c["name"] == "device_fp" and wanted(c["value"])]
         if cookies or time.monotonic() > deadline:
             assert len(cookies) == 1, context.cookies()
             return dict(cookies[0])
@@ -118,7 +120,8 @@ def test_a_first_visit_sets_device_fp_and_every_api_call_carries_it(session_app,
 
     cookie = fingerprint_cookie(context)
     value = cookie["value"]
-    assert SERVER_TOKEN.fullmatch(value)
+    identity = IDENTITY.fullmatch(value)  # issued by the service (POST /session-context) after the first frame
+    assert identity
     assert cookie["path"] == "/" and cookie["domain"] == "127.0.0.1"
     assert before + YEAR - 60 < cookie["expires"] < time.time() + YEAR + 60  # 365 days
     assert cookie["sameSite"] == "None" and cookie["secure"] is True and cookie["httpOnly"] is False
@@ -126,9 +129,10 @@ def test_a_first_visit_sets_device_fp_and_every_api_call_carries_it(session_app,
     # would get the publisher's). http://127.0.0.1 counts as a secure context, so Secure cookies are kept on it.
     assert cookie.get("partitionKey") == base.rsplit(":", 1)[0]
 
-    # The ad list (ads are on: the application's own list) went out on the first start, with the fingerprint.
+    # The ad list (ads are on: the application's own list) went out on the first start with what the device had then:
+    # the identity, asked for in idle time once the page had painted, or the fingerprint if it was not back yet
     assert len(ad_lists) == 1
-    assert ad_lists[0].headers.get("x-session-context") == value
+    assert ad_lists[0].headers.get("x-session-context") in (value, identity["fingerprint"])
 
     # Progress goes to the API after 10 s of playback, and the server files it under the fingerprint.
     assert saves == []
@@ -140,24 +144,38 @@ def test_a_first_visit_sets_device_fp_and_every_api_call_carries_it(session_app,
     assert {r.headers.get("x-session-context") for r in saves} == {value}
     assert all(r.method == "POST" for r in saves)
     deadline = time.monotonic() + 5
-    while not progress_of(app, f"fp:{value}") and time.monotonic() < deadline:
+    while not progress_of(app, f"dev:{identity['device']}") and time.monotonic() < deadline:
         time.sleep(0.1)
-    [(episode_id, seconds)] = progress_of(app, f"fp:{value}")
+    [(episode_id, seconds)] = progress_of(app, f"dev:{identity['device']}")
     assert episode_id == 1 and 20 <= seconds <= 24
     assert page.errors == []  # type: ignore[attr-defined]
 
 
 def test_a_device_fp_cookie_already_there_is_reused(session_app, context: BrowserContext, page: Page):
-    _app, base = session_app
-    context.add_cookies([{"name": "device_fp", "value": "set-on-an-earlier-visit_01", "url": base}])
-    saves = record(page, "/time-progress")
+    app, base = session_app
+    earlier = signed_identity(app, "earlier0visit000000001")  # what the service issued on an earlier visit
+    context.add_cookies([{"name": "device_fp", "value": earlier, "url": base}])
+    saves, issued = record(page, "/time-progress"), record(page, "/session-context")
     open_player(page, base, f"{FILM}&t=40")
     start(page, 41)
     click_control(page, "play")  # a pause saves the position at once
     expect(player(page)).to_have_attribute("data-state", "paused")
     page.wait_for_timeout(300)
-    assert [r.headers.get("x-session-context") for r in saves] == ["set-on-an-earlier-visit_01"]
-    assert [c["value"] for c in context.cookies() if c["name"] == "device_fp"] == ["set-on-an-earlier-visit_01"]
+    assert [r.headers.get("x-session-context") for r in saves] == [earlier]
+    assert [c["value"] for c in context.cookies() if c["name"] == "device_fp"] == [earlier]
+    assert issued == []  # nothing asked for: the identity was there
+    assert progress_of(app, "dev:earlier0visit000000001")
+
+
+def test_an_older_plain_fingerprint_cookie_is_replaced_by_an_issued_identity(
+    session_app, context: BrowserContext, page: Page
+):
+    _app, base = session_app
+    context.add_cookies([{"name": "device_fp", "value": "plainSha256HashOfSignals_0123456789abcdef", "url": base}])
+    open_player(page, base, f"{FILM}&t=40")
+    start(page, 40.3)
+    cookie = fingerprint_cookie(context, wanted=lambda value: IDENTITY.fullmatch(value) is not None)
+    assert IDENTITY.fullmatch(cookie["value"])
 
 
 def test_with_cookies_and_storage_throwing_the_film_plays_and_progress_still_goes_out(
@@ -176,12 +194,13 @@ def test_with_cookies_and_storage_throwing_the_film_plays_and_progress_still_goe
     click_control(page, "play")
     wait_until_playing(page, 63)
 
-    # The fingerprint lived in memory: the save carried it, and the server filed it; no cookie was stored.
+    # The identity lived in memory: the save carried it, and the server filed it; no cookie was stored.
     page.wait_for_timeout(300)
     assert len(saves) >= 1
     [value] = {r.headers.get("x-session-context") for r in saves}
-    assert value and SERVER_TOKEN.fullmatch(value)
-    assert progress_of(app, f"fp:{value}")
+    identity = IDENTITY.fullmatch(value or "")
+    assert identity
+    assert progress_of(app, f"dev:{identity['device']}")
     assert [c for c in context.cookies() if c["name"] == "device_fp"] == []
     # Nothing broke: no page error, and nothing was reported by the error reporting that loaded meanwhile.
     assert len(chunks) == 1
