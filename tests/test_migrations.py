@@ -21,3 +21,32 @@ def test_models_and_migrations_agree(app):
         context = MigrationContext.configure(connection, opts={"compare_type": True, "compare_server_default": False})
         diff = compare_metadata(context, db.metadata)
     assert diff == [], f"models and migrations disagree; write a migration (flask db migrate): {diff}"
+
+
+def test_tracking_hits_keep_their_playhead_when_the_query_goes(make_database):
+    """3f1c2b7d9a10 drops the 4 kB query of each hit and keeps the one thing read from it."""
+    import sqlalchemy as sa
+    from flask_migrate import downgrade, upgrade
+
+    from app import create_app
+
+    app = create_app({"TESTING": True, "DATABASE_URL": make_database("migration")})
+    with app.app_context():
+        upgrade(revision="673585b63cfb")
+        with db.engine.begin() as connection:
+            connection.execute(sa.text(
+                "INSERT INTO ad_tracking_hits (creative_id, event, error_code, source, query, created_at) VALUES "
+                "(1, 'midpoint', '', 'inline', 'creative=1&event=midpoint&cb=1&playhead=00:00:07.510', "
+                "CURRENT_TIMESTAMP), (1, 'start', '', 'inline', 'creative=1&playhead=[ADPLAYHEAD]', CURRENT_TIMESTAMP)"
+            ))
+        upgrade()
+        with db.engine.connect() as connection:
+            rows = connection.execute(sa.text("SELECT event, playhead FROM ad_tracking_hits ORDER BY id")).all()
+            columns = {c["name"] for c in sa.inspect(connection).get_columns("ad_tracking_hits")}
+        assert [tuple(row) for row in rows] == [("midpoint", "00:00:07.510"), ("start", "")]
+        assert "query" not in columns
+        downgrade(revision="673585b63cfb")  # and back, without losing the playheads
+        with db.engine.connect() as connection:
+            queries = connection.execute(sa.text("SELECT query FROM ad_tracking_hits ORDER BY id")).scalars().all()
+        assert queries == ["playhead=00:00:07.510", ""]
+        db.engine.dispose()

@@ -10,12 +10,20 @@ from __future__ import annotations
 import enum
 from datetime import UTC, datetime
 
-from sqlalchemy import CheckConstraint, DateTime, Enum, ForeignKey, Index, Integer, String, Text, func
+from sqlalchemy import CheckConstraint, DateTime, Enum, ForeignKey, Index, Integer, String, func
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.extensions import db
 
 MAX_URL = 2048
+MAX_WRAPPER_DEPTH = 5  # wrappers a house ad may sit behind
+# What a tracking hit can be: the pixels the house documents carry (app/services/vast.py; tests/api/test_ads_api.py
+# checks that each of theirs is here), from which document of a chain.
+PIXEL_EVENTS = (
+    "impression", "click", "error", "loaded", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete",
+    "pause", "resume", "mute", "unmute", "skip", "progress",
+)
+PIXEL_SOURCES = ("inline", *(f"wrapper-{depth}" for depth in range(1, MAX_WRAPPER_DEPTH + 1)))
 
 
 class AdPosition(enum.StrEnum):
@@ -101,7 +109,8 @@ class AdTrackingHit(db.Model):  # type: ignore[name-defined]
     event: Mapped[str] = mapped_column(String(40))
     error_code: Mapped[str] = mapped_column(String(16), default="")
     source: Mapped[str] = mapped_column(String(40), default="")  # which document of a chain: inline, wrapper-N
-    query: Mapped[str] = mapped_column(Text, default="")  # the whole query string, macros as the player filled them
+    # The ad's time when the pixel went out ([ADPLAYHEAD], HH:MM:SS.mmm), as the player filled it; "" when unknown.
+    playhead: Mapped[str] = mapped_column(String(12), default="")
     # Set here too, to the microsecond: SQLite's CURRENT_TIMESTAMP has whole seconds only.
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), default=lambda: datetime.now(UTC)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request, url_for
+from flask import Response, url_for
 from flask_smorest import Blueprint
 
 from app.extensions import db, limiter
@@ -70,8 +70,9 @@ def vast_document(creative: int, depth: int) -> Response:
 @limiter.limit(configured("RATE_LIMIT_TRACKING"), key_func=by_ip)
 @blp.arguments(TrackingQuerySchema, location="query", error_status_code=400)
 @blp.response(204)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(429, response="TOO_MANY_REQUESTS")
 def track(hit: dict[str, Any]) -> Any:
-    """A pixel of the house documents: recorded with its whole query (the macros as the player filled them)."""
-    record_hit(hit.get("creative"), hit["event"], hit["code"][:16], hit["source"][:40],
-               request.query_string.decode("utf-8", "replace")[:4000])
+    """A pixel of the house documents: its event, creative and document, the error code and the ad's time."""
+    record_hit(hit["creative"], hit["event"], hit["source"], hit["code"], hit["playhead"])
     return None, 204, PUBLIC

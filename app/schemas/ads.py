@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from app.models.ads import MAX_WRAPPER_DEPTH, PIXEL_EVENTS, PIXEL_SOURCES
 from app.schemas.common import Count, Id
-
-MAX_WRAPPER_DEPTH = 5
 
 
 class AdListQuerySchema(Schema):
@@ -32,14 +31,13 @@ class VastQuerySchema(Schema):
 
 
 class TrackingQuerySchema(Schema):
-    """The pixel's query. Other parameters (the IAB macros the player filled in: cb, ts, playhead, …) are allowed
-    and recorded with the hit as they came."""
+    """The pixel's query, as the house documents write it (app/services/vast.py). Other parameters (the cache-buster,
+    the timestamp) are allowed and dropped; a code or playhead the player did not fill in is kept as unknown."""
 
-    event = fields.Str(
-        required=True,
-        validate=validate.Regexp(r"\A[A-Za-z]{1,40}\Z"),
-        metadata={"description": "impression, click, error or a tracking event"},
-    )
-    creative = Id()
-    code = fields.Str(load_default="", metadata={"description": "the VAST error code of an error pixel"})
-    source = fields.Str(load_default="", metadata={"description": "which document of a wrapper chain"})
+    event = fields.Str(required=True, validate=validate.OneOf(PIXEL_EVENTS),
+                       metadata={"description": "impression, click, error or a linear tracking event"})
+    creative = Id(required=True, metadata={"description": "the house creative the document is for"})
+    source = fields.Str(required=True, validate=validate.OneOf(PIXEL_SOURCES),
+                        metadata={"description": "which document of a wrapper chain: inline, wrapper-N"})
+    code = fields.Str(load_default="", metadata={"description": "an error pixel's VAST error code ([ERRORCODE])"})
+    playhead = fields.Str(load_default="", metadata={"description": "the ad's time, HH:MM:SS.mmm ([ADPLAYHEAD])"})

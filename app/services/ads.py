@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TypedDict
 
@@ -10,6 +11,10 @@ from sqlalchemy import or_, select
 from app.extensions import db
 from app.models import AdCreative, AdPlacement, AdPosition, AdTrackingHit, Content
 from app.services import vast
+from app.services.errors import NotFound
+
+ERROR_CODE = re.compile(r"[1-9]\d{2}")  # VAST error codes: 100-901
+PLAYHEAD = re.compile(r"\d{2}:[0-5]\d:[0-5]\d(?:\.\d{3})?")  # HH:MM:SS.mmm
 
 
 class AdListItem(TypedDict):
@@ -69,8 +74,18 @@ def creative_for_vast(creative_id: int, absolute: Callable[[str], str]) -> vast.
     )
 
 
-def record_hit(creative_id: int | None, event: str, error_code: str, source: str, query: str) -> AdTrackingHit:
-    hit = AdTrackingHit(creative_id=creative_id, event=event, error_code=error_code, source=source, query=query)
+def record_hit(creative_id: int, event: str, source: str, error_code: str = "", playhead: str = "") -> AdTrackingHit:
+    """One pixel of a house document: kept with the error code and the playhead when they are well formed (the player
+    may have left a macro unfilled); NotFound for a creative that does not exist."""
+    if db.session.get(AdCreative, creative_id) is None:
+        raise NotFound("creative_not_found", "No such creative", {"creative": creative_id})
+    hit = AdTrackingHit(
+        creative_id=creative_id,
+        event=event,
+        source=source,
+        error_code=error_code if ERROR_CODE.fullmatch(error_code) else "",
+        playhead=playhead if PLAYHEAD.fullmatch(playhead) else "",
+    )
     db.session.add(hit)
     db.session.commit()
     return hit

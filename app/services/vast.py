@@ -5,7 +5,7 @@ The IAB 4.2 schema types these URLs as xs:anyURI, whose lexical space admits the
 stricter URI check does not, so a validator built on it flags every macro and nothing else.
 
 Every tracking URL goes to ``tracking_url`` with the event and the creative in its query and the IAB macros the
-player fills in ([ERRORCODE], [CACHEBUSTING], [TIMESTAMP], [ADPLAYHEAD]); ``source`` says which document of a chain
+player fills in ([ERRORCODE], [CACHEBUSTING], [ADPLAYHEAD]); ``source`` says which document of a chain
 the URL came from, so that a test can tell the wrapper's pixels from the inline's.
 """
 
@@ -64,7 +64,7 @@ def timecode(seconds: int) -> str:
 def tracking(tracking_url: str, creative_id: int, event: str, source: str, **extra: str) -> str:
     """A pixel URL; the macros stay literal (urlencode would escape the brackets the player looks for)."""
     query = urlencode({"creative": creative_id, "event": event, "source": source, **extra})
-    macros = "&cb=[CACHEBUSTING]&ts=[TIMESTAMP]&playhead=[ADPLAYHEAD]"
+    macros = "&cb=[CACHEBUSTING]&playhead=[ADPLAYHEAD]"
     if event == "error":
         macros = "&code=[ERRORCODE]" + macros
     return f"{tracking_url}?{query}{macros}"

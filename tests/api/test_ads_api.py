@@ -151,25 +151,55 @@ def test_bad_vast_queries_are_a_clear_400(client, demo_ads, query):
     assert response.get_json()["error"]["code"] == "bad_request"
 
 
-def test_tracking_records_each_hit_with_its_macros(client, demo_ads, app):
-    response = client.get("/ad-tracking?creative=1&event=error&source=inline&code=403&cb=12345678&playhead=00:00:01")
+def test_tracking_records_each_hit_with_what_reports_need(client, demo_ads, app):
+    pixel = "/ad-tracking?creative={}&event=error&source=inline&code={}&cb=12345678&playhead={}"
+    response = client.get(pixel.format(1, "403", "00:00:01.250"))
     assert response.status_code == 204
     assert client.get("/ad-tracking?creative=1&event=firstQuartile&source=wrapper-1").status_code == 204
+    # macros the player left unfilled, or filled with nonsense, are kept as unknown
+    assert client.get(pixel.format(2, "[ERRORCODE]", "x")).status_code == 204
     with app.app_context():
         hits = db.session.scalars(select(AdTrackingHit).order_by(AdTrackingHit.id)).all()
-        assert [(h.creative_id, h.event, h.error_code, h.source) for h in hits] == [
-            (1, "error", "403", "inline"), (1, "firstQuartile", "", "wrapper-1"),
+        assert [(h.creative_id, h.event, h.error_code, h.source, h.playhead) for h in hits] == [
+            (1, "error", "403", "inline", "00:00:01.250"), (1, "firstQuartile", "", "wrapper-1", ""),
+            (2, "error", "", "inline", ""),
         ]
-        assert "cb=12345678" in hits[0].query
 
 
 @pytest.mark.parametrize(
-    "query", ["event=", "event=drop%20table", "event=" + "a" * 41, "event=start&creative=zz", "event=start%0A"]
+    "query", [
+        "event=", "event=drop%20table", "event=" + "a" * 41, "event=start&creative=zz", "event=start%0A",
+        "event=start&creative=1&source=inline&code=%00",  # a NUL that PostgreSQL could not store: was a 500
+        "event=start&source=inline",  # no creative
+        "event=start&creative=1",  # no document
+        "event=lookAtMe&creative=1&source=inline",  # not a pixel of ours
+        "event=start&creative=1&source=anything",
+        "event=start&creative=1&source=wrapper-6",
+    ]
 )
 def test_a_bad_tracking_hit_is_refused_and_not_recorded(client, demo_ads, app, query):
     assert client.get(f"/ad-tracking?{query}").status_code == 400
     with app.app_context():
         assert db.session.scalars(select(AdTrackingHit)).all() == []
+
+
+def test_a_hit_for_a_creative_that_does_not_exist_is_refused(client, demo_ads, app):
+    response = client.get("/ad-tracking?creative=424242&event=start&source=inline")
+    assert response.status_code == 404 and response.get_json()["error"]["code"] == "creative_not_found"
+    with app.app_context():
+        assert db.session.scalars(select(AdTrackingHit)).all() == []
+
+
+@pytest.mark.parametrize("url", ["/vast.xml?creative=1", "/vast.xml?creative=2&depth=2",
+                                 "/vast.xml?creative=2&depth=1"])
+def test_every_pixel_of_the_house_documents_is_accepted(client, demo_ads, url):
+    """The pixels' events and sources are the ones the tracking endpoint takes (app/models/ads.py PIXEL_*)."""
+    root = vast_of(client, url)
+    pixels = [element.text.strip() for element in root.iter() if element.text and "/ad-tracking?" in element.text]
+    assert len(pixels) >= 14
+    for pixel in pixels:
+        filled = pixel.replace("[ERRORCODE]", "405").replace("[CACHEBUSTING]", "1").replace("[ADPLAYHEAD]", "00:00:02")
+        assert client.get(path_of(filled)).status_code == 204, pixel
 
 
 PUBLIC = {"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store"}
@@ -181,7 +211,7 @@ PUBLIC = {"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store"}
         (f"/ad-list.json?content_id={LONG_FILM_ID}", "/ad-list.json?content_id=x"),
         ("/vast.xml?creative=1", "/vast.xml"),
         ("/vast.xml?creative=2&depth=2", "/vast.xml?creative=2&depth=6"),
-        ("/ad-tracking?creative=1&event=start", "/ad-tracking?event="),
+        ("/ad-tracking?creative=1&event=start&source=inline", "/ad-tracking?event="),
     ],
 )
 def test_ad_calls_are_public_and_uncached_but_their_400s_are_not(client, demo_ads, good, bad):
