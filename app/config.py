@@ -53,6 +53,15 @@ class Settings:
     MEDIA_URL_PATH: str = "/media"
     # Serve MEDIA_ROOT from this application. Off in production, where a CDN serves the media.
     SERVE_MEDIA: bool = True
+    # Licensed media (app/http/media.py): the top folders of MEDIA_ROOT whose files are served only at signed addresses
+    # (comma-separated; each title a folder below one), how long a signed address lasts (seconds; a film and its pauses
+    # must fit), and the signing secret shared with the proxy or CDN that checks them (at least 32 bytes; empty: one
+    # derived from SECRET_KEY, for when this application alone serves the media).
+    SIGNED_MEDIA_PREFIXES: str = "titles"
+    MEDIA_URL_TTL: int = 14_400
+    MEDIA_URL_SECRET: str = ""
+    # Source maps carry the whole front-end source: served in development only, unless this says otherwise.
+    PUBLIC_SOURCE_MAPS: bool = False
     # The address this service is reached at ("https://player.example"): absolute addresses it hands out (VAST
     # documents, their media and pixels) are built from it, never from the Host header (app/http/urls.py), and only its
     # host and ALLOWED_HOSTS are accepted in Host (Flask's TRUSTED_HOSTS: 400 otherwise). Production must set it.
@@ -175,7 +184,9 @@ class Settings:
         if self.PLAYER_TEST_TIMINGS and self.ENV == "production":
             raise ValueError("PLAYER_TEST_TIMINGS is for the test suite: it changes the spec's timings")
         parse_timings(self.PLAYER_TEST_TIMINGS)  # raises ValueError naming a bad entry
-        for name in ("SECRET_KEY", "JWT_SECRET_KEY"):
+        if self.MEDIA_URL_TTL < 600:
+            raise ValueError("MEDIA_URL_TTL must be at least 600 seconds: signed addresses are rounded to 10 minutes")
+        for name in ("SECRET_KEY", "JWT_SECRET_KEY", "MEDIA_URL_SECRET"):
             value = getattr(self, name)
             if (value or name == "SECRET_KEY") and len(value.encode()) < MIN_SECRET_BYTES:
                 raise ValueError(f"{name} must be set, at least {MIN_SECRET_BYTES} bytes (`python -c 'import secrets; "

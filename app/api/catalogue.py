@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask_smorest import Blueprint
 
+from app.http.media import sign_address
 from app.http.origins import domain_of
 from app.http.viewer import viewer_country
 from app.schemas.catalogue import (
@@ -38,14 +40,32 @@ def get_seasons(content_id: int) -> Any:
     return get_content(content_id).seasons
 
 
+class PlayableEpisode:
+    """An episode as this caller gets it: its media address signed for them, or withheld where the title may not
+    play for them (app/http/media.py); everything else as stored."""
+
+    def __init__(self, episode: Any, master_file_path: str | None) -> None:
+        self._episode = episode
+        self.master_file_path = master_file_path
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._episode, name)
+
+
 @blp.route("/episodes")
 @blp.etag
 @blp.arguments(EpisodesQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, EpisodeSchema(many=True))
+@blp.response(200, EpisodeSchema(many=True), headers={"Cache-Control": {"description": "private: per viewer"}})
 @blp.alt_response(404, response="NOT_FOUND")
 def get_episodes(content_id: int) -> Any:
-    get_content(content_id)
-    return load_episodes(content_id)
+    """The content's episodes in play order; their media addresses only for a viewer the title may play for (the
+    country, and the embedding page's domain from Referer), signed."""
+    content = get_content(content_id)
+    viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer))
+    playable = availability_of(content.availability_rules, viewer).available
+    episodes = [PlayableEpisode(e, sign_address(e.master_file_path, viewer.country) if playable else None)
+                for e in load_episodes(content_id)]
+    return episodes, {"Cache-Control": "private, no-cache"}
 
 
 @blp.route("/contents/<int:content_id>/available")

@@ -2,8 +2,11 @@
 
 ``base/`` is one long HLS ladder (fMP4 segments of ``SEGMENT_SECONDS``) encoded once: a short source per rendition
 is encoded with ffmpeg, then looped by stream copy to the longest title. Every title under ``titles/<slug>/`` is
-written by Python: media playlists that take the first segments of ``base/`` by relative URI, one HLS master per
-voice, WebVTT subtitles and the master JSON. ``posters/<slug>.jpg`` is one test frame per title, hue-shifted.
+written by Python and holds everything it plays, as a packager's output would: its first segments of ``base/`` as
+hard links (no copy; a copy where the file system has none) in a folder per rendition, media playlists naming them
+relatively, one HLS master per voice, WebVTT subtitles and the master JSON. So one title's signed media address
+(app/http/media.py) reaches its own files and no other title's. ``posters/<slug>.jpg`` is one test frame per title,
+hue-shifted.
 ``.stamp`` records the inputs of the tree; a run whose stamp matches does nothing.
 """
 
@@ -22,7 +25,8 @@ from pathlib import Path
 
 from app.demo.catalogue import SEGMENT_SECONDS, TITLES, DemoTitle
 
-GENERATOR_VERSION = 1  # bump when the output changes for the same inputs
+GENERATOR_VERSION = 1  # bump when base's output changes for the same inputs
+TITLES_LAYOUT = 2  # bump when the titles' output changes (2: each title holds its segments)
 SOURCE_SECONDS = 64  # whole 4 s GOPs at 24 fps, AAC (1024) and AC-3 (1536) frames at 48 kHz: it loops seamlessly
 FPS = 24
 SAMPLE_RATE = 48_000
@@ -98,7 +102,8 @@ def generate(
         "video": [asdict(rendition) for rendition in VIDEO],
         "audio": [asdict(rendition) for rendition in AUDIO],
     }
-    inputs = {"base": base_inputs, "titles": [asdict(title) for title in titles], "url_prefix": url_prefix}
+    inputs = {"base": base_inputs, "titles": [asdict(title) for title in titles], "url_prefix": url_prefix,
+              "titles_layout": TITLES_LAYOUT}
     stamp_text = json.dumps(inputs, ensure_ascii=False, indent=1)
     stamp = json.loads(stamp_text)  # as read back: tuples become lists
     stamp_path = media_root / ".stamp"
@@ -226,13 +231,17 @@ def _write_titles(ffmpeg: str, media_root: Path, titles: Sequence[DemoTitle], ur
 
 
 def _media_playlist(base: Path, kind: str, name: str, count: int, out: Path) -> tuple[list[int], list[float]]:
-    """Writes ``<kind>-<name>.m3u8`` of the first ``count`` base segments; returns their sizes and durations."""
+    """Writes ``<kind>-<name>.m3u8`` of the first ``count`` base segments, linked into ``<kind>-<name>/`` beside it;
+    returns their sizes and durations."""
     source = base / kind / name
-    uri = f"../../base/{kind}/{name}"
+    uri = f"{kind}-{name}"
     lines = source.joinpath("index.m3u8").read_text("utf-8").splitlines()
     segments = [(extinf, file) for extinf, file in pairwise(lines) if extinf.startswith("#EXTINF:")]
     if len(segments) < count:
         raise RuntimeError(f"{source} has {len(segments)} segments, a title needs {count}")
+    (out / uri).mkdir()
+    for file in ["init.mp4", *(file for _, file in segments[:count])]:
+        _link(source / file, out / uri / file)
     head = ["#EXTM3U", "#EXT-X-VERSION:7", f"#EXT-X-TARGETDURATION:{SEGMENT_SECONDS}", "#EXT-X-PLAYLIST-TYPE:VOD",
             "#EXT-X-INDEPENDENT-SEGMENTS", f'#EXT-X-MAP:URI="{uri}/init.mp4"']
     body = [f"{extinf}\n{uri}/{file}" for extinf, file in segments[:count]]
@@ -258,6 +267,14 @@ def run_ffmpeg(ffmpeg: str, args: list[str], seconds: float | None = None, log: 
             stderr.seek(0)
             tail = stderr.read().decode(errors="replace").strip().splitlines()[-10:]
             raise RuntimeError(f"ffmpeg failed ({process.returncode}): {' '.join(args)}\n" + "\n".join(tail))
+
+
+def _link(source: Path, target: Path) -> None:
+    """A hard link to ``source``: the same bytes under the title's own name. A copy where links are not possible."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 def _fresh_dir(path: Path) -> Path:

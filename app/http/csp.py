@@ -23,6 +23,7 @@ framing outright: ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY`` for b
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from urllib.parse import urlsplit
 
 from app.http.origins import origin_of
 
@@ -46,6 +47,18 @@ def origins_of(urls: Iterable[str]) -> list[str]:
     return [origin for origin in (origin_of(url) for url in urls) if origin]
 
 
+def licensed_ancestors(domains: Sequence[str], publisher_origins: Sequence[str]) -> list[str]:
+    """Who may frame a content licensed to ``domains``: the listed publishers on those domains, or without a list any
+    page on them (scheme as the player's own, any port)."""
+    def on_domains(origin: str) -> bool:
+        host = (urlsplit(origin).hostname or "").lower()
+        return any(host == domain or host.endswith("." + domain) for domain in domains)
+
+    if publisher_origins:
+        return [origin for origin in publisher_origins if on_domains(origin)]
+    return [source for domain in domains for source in (f"{domain}:*", f"*.{domain}:*")]
+
+
 def embed_policy(
     *,
     nonce: str,
@@ -53,9 +66,13 @@ def embed_policy(
     allow_http: bool = False,
     own_urls: Iterable[str] = (),
     extra_connect: Iterable[str] = (),
+    licensed_domains: Sequence[str] = (),
 ) -> str:
     """The Content-Security-Policy of the embed page.
 
+    ``licensed_domains``: the domains the content on the page is licensed to be embedded on (its allowed domains):
+    then only pages there may frame it (those of ``publisher_origins`` there, when an allow-list is configured), so a
+    browser refuses the player anywhere else whatever the page claims.
     ``own_urls``: the configured addresses the player's own code and API live at (``WIDGET_ASSETS_PATH``,
     ``PLAYER_BASE_URL``), which may name another origin (a CDN); ``extra_connect``: more addresses the page talks to
     (the ad list's, the browser error reporting's ingest host), reduced to their origins.
@@ -65,6 +82,8 @@ def embed_policy(
     own = origins_of(own_urls)
     remote = ["https:", "http:"] if allow_http else ["https:"]
     ancestors = list(publisher_origins) if publisher_origins else ["http:", "https:"]
+    if licensed_domains:
+        ancestors = licensed_ancestors(licensed_domains, publisher_origins)
     directives = {
         "default-src": "'none'",
         "script-src": _sources(["'self'", f"'nonce-{nonce}'"], own),

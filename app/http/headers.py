@@ -46,6 +46,7 @@ def embed_csp() -> str:
         own_urls=(config["WIDGET_ASSETS_PATH"], config["PLAYER_BASE_URL"]),
         # the ad list's origin (an outside ad server's may be plain http:), error reporting's ingest host
         extra_connect=(config["AD_LIST_URL"], *reporting_connect_origins(config["SENTRY_BROWSER_DSN"])),
+        licensed_domains=g.get("licensed_domains", ()),  # set by the player page for a domain-licensed content
     )
 
 

@@ -14,6 +14,8 @@ from collections.abc import Collection
 from functools import lru_cache
 from urllib.parse import urlsplit
 
+from flask import request
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _HOST = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")  # lower case already (urlsplit); IDNs arrive as punycode
 _IPV6 = re.compile(r"[0-9a-f:.]*:[0-9a-f:.]*")
@@ -80,3 +82,9 @@ def domain_of(address: str | None) -> str | None:
         return None
     host = (host or "").rstrip(".")
     return host or None
+
+
+def framed_navigation() -> bool:
+    """Whether the browser says this page is being loaded into a frame (Fetch Metadata: Sec-Fetch-Dest: iframe, sent
+    by every current browser). Only then does its Referer name a page that embeds us."""
+    return request.headers.get("Sec-Fetch-Dest", "").lower() == "iframe"

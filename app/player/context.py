@@ -8,9 +8,17 @@ from typing import Any
 
 from flask import current_app, request, url_for
 
+from app.http.media import sign_address
 from app.http.origins import parent_origin, parse_origin_list
 from app.schemas.catalogue import ContentSchema, SeasonSchema, dump_episodes
 from app.services.player_context import PlayerContext
+
+
+def master_json_url(data: dict[str, Any]) -> str | None:
+    """The chosen episode's master JSON as the player will fetch it (signed), for the page to preload."""
+    chosen = next((e for e in data["episodes"] if e["id"] == data["episodeId"]), None)
+    path = chosen["m3u8MasterFilePath"] if chosen else None
+    return path if path and ".json" in path else None
 
 
 def runtime_config() -> dict[str, Any]:
@@ -36,12 +44,22 @@ def runtime_config() -> dict[str, Any]:
     return runtime
 
 
+def playable_episodes(episodes: list[dict[str, Any]], available: bool, country: str | None) -> list[dict[str, Any]]:
+    """Dumped episodes whose media addresses are signed for this viewer, or withheld when the title may not play for
+    them: no page or API answer carries a blocked title's address (app/http/media.py)."""
+    for episode in episodes:
+        path = episode["m3u8MasterFilePath"]
+        episode["m3u8MasterFilePath"] = sign_address(path, country) if available else None
+    return episodes
+
+
 def context_blob(ctx: PlayerContext) -> dict[str, Any]:
     params = ctx.params
+    episodes = dump_episodes(ctx.episodes, ctx.viewer.completed)
     return {
         "content": ContentSchema().dump(ctx.content),
         "seasons": SeasonSchema(many=True).dump(ctx.content.seasons),
-        "episodes": dump_episodes(ctx.episodes, ctx.viewer.completed),
+        "episodes": playable_episodes(episodes, ctx.available, ctx.viewer.country),
         "episodeId": ctx.episode.id if ctx.episode else None,
         "episodeTime": params.episode_time,
         "timeCode": params.time_code,

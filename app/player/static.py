@@ -5,8 +5,11 @@ from __future__ import annotations
 import mimetypes
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, current_app, request, send_from_directory
+from flask import Blueprint, Flask, abort, current_app, request, send_file, send_from_directory
 from werkzeug.wrappers import Response
+
+from app.http.media import SIGNED, UNKNOWN_COUNTRY, safe_file, scope_of, sign_master, signed_prefix, valid_signature
+from app.http.viewer import viewer_country
 
 # Python's table lacks the streaming types; the browser and hls.js check them.
 for _type, _ext in (
@@ -34,10 +37,17 @@ NOT_HASHED = {"meta.json", "lib.js"}  # the metafile; /lib.js is served at its o
 def asset(filename: str) -> Response:
     if filename in NOT_HASHED or filename.endswith((".br", ".gz")):  # the build's own files, not addressable here
         abort(404)
+    if filename.endswith(".map") and not source_maps_public():
+        abort(404)
     config = current_app.config
     response = send_built(filename, config["ASSETS_MAX_AGE"])
     response.cache_control.immutable = True
     return response
+
+
+def source_maps_public() -> bool:
+    config = current_app.config
+    return config["ENV"] == "development" or bool(config["PUBLIC_SOURCE_MAPS"])
 
 
 def send_built(filename: str, max_age: int) -> Response:
@@ -82,9 +92,38 @@ def clip(filename: str) -> Response:
 
 
 def serve_media(filename: str) -> Response:
-    # Range requests and conditional GETs are handled by send_from_directory; playlists must not go stale.
+    """A public media file (posters, ad creatives). A title's files are served only at their signed address."""
+    if scope_of(filename) is not None:
+        abort(403)
+    return _send_media(filename, public=True)
+
+
+def serve_signed_media(signature: str, expires: int, country: str, filename: str) -> Response:
+    """A title's file at an address signed for this viewer's country and not yet expired (app/http/media.py)."""
+    scope = scope_of(filename)
+    if scope is None:
+        abort(404)
+    # the viewer must be where the address was signed for, unless the page's country was chosen (development's demo)
+    same_country = country == (viewer_country() or UNKNOWN_COUNTRY) or bool(current_app.config["COUNTRY_QUERY_PARAM"])
+    if not valid_signature(signature, expires, scope, country) or not same_country:
+        abort(403)
+    if filename.endswith(".json"):
+        path = safe_file(current_app.config["MEDIA_ROOT"], filename) or abort(404)
+        prefix = signed_prefix(scope, country, expires)
+        response = Response(sign_master(path.read_bytes(), scope, prefix), mimetype="application/json")
+        response.cache_control.no_cache = True
+    else:
+        response = _send_media(filename, public=False)
+    return response
+
+
+def _send_media(filename: str, public: bool) -> Response:
+    # Range requests and conditional GETs are handled by send_file; playlists must not go stale.
+    path = safe_file(current_app.config["MEDIA_ROOT"], filename) or abort(404)
     max_age = 0 if filename.endswith((".m3u8", ".json")) else 3600
-    response = send_from_directory(current_app.config["MEDIA_ROOT"], filename, max_age=max_age)
+    response = send_file(path, max_age=max_age, conditional=True)
+    if not public:
+        response.cache_control.private = True  # addresses of one viewer: shared caches key on what is behind them
     response.headers["Access-Control-Allow-Origin"] = "*"
     return response
 
@@ -94,3 +133,5 @@ def register_static(app: Flask) -> None:
     if app.config["SERVE_MEDIA"]:
         prefix = app.config["MEDIA_URL_PATH"].rstrip("/")
         app.add_url_rule(f"{prefix}/<path:filename>", "media", serve_media)
+        app.add_url_rule(f"{prefix}/{SIGNED}/<signature>/<int:expires>/<country>/<path:filename>", "signed_media",
+                         serve_signed_media)

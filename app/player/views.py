@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, g, render_template, request
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -12,11 +12,11 @@ from app import texts
 from app.errors import error_screen
 from app.extensions import db
 from app.http.headers import csp_nonce
-from app.http.origins import domain_of
+from app.http.origins import domain_of, framed_navigation, origin_of, parse_origin_list
 from app.http.viewer import viewer_country, viewer_key_from_cookie
 from app.models import Content
-from app.player.context import context_blob
-from app.services.availability import Verdict
+from app.player.context import context_blob, master_json_url
+from app.services.availability import Verdict, allowed_domains
 from app.services.params import InvalidMovieId, MissingMovieId, parse_player_params
 from app.services.player_context import Viewer, resolve_player_context
 from app.services.progress import completed_episode_ids
@@ -35,17 +35,25 @@ def player() -> Any:
 
     key = viewer_key_from_cookie()
     completed = completed_episode_ids(key, params.movie_id) if key else frozenset()
-    viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer), completed=completed)
+    # The embedding page is the one the browser names for a frame it loads us into (a Referer on a top-level load, or
+    # from a script, names nothing that embeds us); disable_checking_available is taken from a trusted publisher only
+    # (PUBLISHER_ORIGINS), and never lifts a country block (README "Licences").
+    embedder = request.referrer if framed_navigation() else None
+    trusted = origin_of(embedder) in parse_origin_list(current_app.config["PUBLISHER_ORIGINS"])
+    viewer = Viewer(country=viewer_country(), domain=domain_of(embedder), completed=completed,
+                    skip_domain_check=params.disable_checking_available and trusted)
     ctx = resolve_player_context(params, viewer)
     if ctx is None:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
+    if not viewer.skip_domain_check:  # a domain licence: browsers let only its sites frame the page (app/http/csp.py)
+        g.licensed_domains = allowed_domains((rule.kind, rule.value) for rule in ctx.content.availability_rules)
     data = context_blob(ctx)
     if ctx.verdict is Verdict.BLOCKED_DOMAIN:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 403, context=data)
     # Blocked in the viewer's country (spec §4): still the player, which plays a tiny placeholder clip and then shows
     # the blocked text (the shell says it without JavaScript); 451 tells crawlers and monitoring what happened.
     status = 451 if ctx.verdict is Verdict.BLOCKED_COUNTRY else 200
-    return render_template("player/player.html", ctx=ctx, data=data), status
+    return render_template("player/player.html", ctx=ctx, data=data, master_url=master_json_url(data)), status
 
 
 @bp.after_request

@@ -2,7 +2,8 @@
 
 Rules per content (``AvailabilityRule``): a blocked country or domain never plays; when any allowed country
 (or domain) is listed, only those play. An unknown embedding domain passes a block list but not an allow list:
-a licence that names its sites is not honoured by a page that hides its address.
+a licence that names its sites is not honoured by a page that hides its address. Nothing skips the country rules;
+the domain rules may be skipped for a trusted publisher (app/player/views.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,15 @@ def _domain_matches(host: str, rule: str) -> bool:
     return host == rule or host.endswith("." + rule)
 
 
-def check_availability(rules: Iterable[tuple[RuleKind, str]], *, country: str | None, domain: str | None) -> Verdict:
+def allowed_domains(rules: Iterable[tuple[RuleKind, str]]) -> list[str]:
+    """The domains a content is licensed to be embedded on; empty when any site may embed it."""
+    return sorted({value.strip().lower() for kind, value in rules if RuleKind(kind) is RuleKind.ALLOW_DOMAIN})
+
+
+def check_availability(
+    rules: Iterable[tuple[RuleKind, str]], *, country: str | None, domain: str | None, check_domain: bool = True
+) -> Verdict:
+    """The country rules always apply; the domain rules unless ``check_domain`` is off (a trusted publisher asked)."""
     allowed_countries: set[str] = set()
     blocked_countries: set[str] = set()
     allowed_domains: set[str] = set()
@@ -43,6 +52,8 @@ def check_availability(rules: Iterable[tuple[RuleKind, str]], *, country: str | 
 
     if country in blocked_countries or (allowed_countries and country not in allowed_countries):
         return Verdict.BLOCKED_COUNTRY
+    if not check_domain:
+        return Verdict.AVAILABLE
     if domain is None:
         return Verdict.BLOCKED_DOMAIN if allowed_domains else Verdict.AVAILABLE
     if any(_domain_matches(domain, rule) for rule in blocked_domains):

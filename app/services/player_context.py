@@ -18,6 +18,7 @@ class Viewer:
     country: str | None  # ISO 3166-1 alpha-2, lower case
     domain: str | None  # host of the embedding page, when the browser told us
     completed: frozenset[int] = frozenset()  # episode ids this viewer finished
+    skip_domain_check: bool = False  # a trusted publisher's disable_checking_available (never the country check)
 
 
 @dataclass(frozen=True)
@@ -33,15 +34,11 @@ class PlayerContext:
     def available(self) -> bool:
         return self.verdict.available
 
-    @property
-    def master_json_url(self) -> str | None:
-        """The chosen episode's master JSON, which the player fetches first: the page preloads it."""
-        path = self.episode.master_file_path if self.episode else None
-        return path if self.available and path and ".json" in path else None
 
 
 def availability_of(rules: list[AvailabilityRule], viewer: Viewer) -> Verdict:
-    return check_availability(((r.kind, r.value) for r in rules), country=viewer.country, domain=viewer.domain)
+    return check_availability(((r.kind, r.value) for r in rules), country=viewer.country, domain=viewer.domain,
+                              check_domain=not viewer.skip_domain_check)
 
 
 def resolve_player_context(params: PlayerParams, viewer: Viewer) -> PlayerContext | None:
@@ -58,9 +55,8 @@ def resolve_player_context(params: PlayerParams, viewer: Viewer) -> PlayerContex
         completed=viewer.completed,
     )
     chosen = next((e for e in episodes if chosen_ref and e.id == chosen_ref.id), None)
-    # spec §4: availability is checked unless the embed disables the check
-    verdict = Verdict.AVAILABLE if params.disable_checking_available else availability_of(
-        content.availability_rules, viewer
-    )
+    # spec §4 lets the embed disable the check; here it never lifts a country block, and lifts the domain check only
+    # for a trusted publisher, which the caller decides (viewer.skip_domain_check): README "Licences"
+    verdict = availability_of(content.availability_rules, viewer)
     return PlayerContext(params=params, viewer=viewer, content=content, episodes=episodes, episode=chosen,
                          verdict=verdict)

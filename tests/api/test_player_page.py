@@ -166,15 +166,35 @@ def test_country_override_parameter_only_when_configured(app, demo_catalogue):
     assert client.get("/?movie_id=3&country=de").status_code == 200
 
 
-def test_disable_checking_available_skips_the_check(client, demo_catalogue):
+FRAMED = {"Sec-Fetch-Dest": "iframe"}  # what a browser sends for a page it loads into a frame
+
+
+def test_disable_checking_available_never_lifts_a_country_block(client, demo_catalogue):
+    """Spec §4 lets the embed disable the check; a viewer could then watch a title licensed away from their country.
+    The country rule holds whatever the query says (README "Licences")."""
     response = client.get("/?movie_id=3&disable_checking_available=1")
-    assert response.status_code == 200
-    assert page_context(response)["isAvailable"] is True
+    assert response.status_code == 451
+    assert page_context(response)["isAvailable"] is False
+
+
+def test_disable_checking_available_lifts_a_domain_rule_for_a_trusted_publisher_only(app, client, demo_catalogue):
+    elsewhere = {"Referer": "https://news.example/films/5", **FRAMED}
+    assert client.get("/?movie_id=5&disable_checking_available=1", headers=elsewhere).status_code == 403
+    app.config["PUBLISHER_ORIGINS"] = "https://news.example"
+    response = client.get("/?movie_id=5&disable_checking_available=1", headers=elsewhere)
+    assert response.status_code == 200 and page_context(response)["isAvailable"] is True
+    # the origin parameter names a publisher; it is not the browser's word for who embeds us
+    claimed = {"Referer": "https://pirate.example/", **FRAMED}
+    assert client.get("/?movie_id=5&disable_checking_available=1&origin=https://news.example",
+                      headers=claimed).status_code == 403
 
 
 def test_domain_limited_content_follows_the_embedding_page(client, demo_catalogue):
-    assert client.get("/?movie_id=5", headers={"Referer": "https://partner.example/films/5"}).status_code == 200
-    response = client.get("/?movie_id=5", headers={"Referer": "https://elsewhere.example/"})
+    partner = {"Referer": "https://partner.example/films/5"}
+    assert client.get("/?movie_id=5", headers={**partner, **FRAMED}).status_code == 200
+    # the partner's address on a load that is not a frame's (a script, a link): no page embeds us
+    assert client.get("/?movie_id=5", headers={"Referer": "https://partner.example/films/5"}).status_code == 403
+    response = client.get("/?movie_id=5", headers={"Referer": "https://elsewhere.example/", **FRAMED})
     assert response.status_code == 403
     html = response.get_data(as_text=True)
     assert f'<p class="player__error-text">{texts.CONTENT_NOT_AVAILABLE}</p>' in html  # the server's error screen

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Locator, Page, expect
 
 PLAYED_ENOUGH = """
@@ -135,3 +137,16 @@ def seek_with_range(page: Page, seconds: float) -> None:
 
 def local_storage(page: Page, key: str) -> object:
     return page.evaluate("(key) => JSON.parse(localStorage.getItem(key) ?? 'null')", key)
+
+
+def title_files(path: str) -> re.Pattern[str]:
+    """A title's file at its signed address (app/http/media.py), for page.route and request filters:
+    ``title_files("film-long/master.json")``."""
+    return re.compile(rf"^https?://[^/]+/media/s/[\w-]+/\d+/[a-z]{{2}}/titles/{re.escape(path)}$")
+
+
+def master_address(page: Page) -> str:
+    """The chosen episode's master JSON as the page was given it (signed), as an absolute address."""
+    return page.evaluate("""() => { const c = JSON.parse(document.getElementById('player-context').textContent);
+      const e = c.episodes.find((x) => x.id === c.episodeId);
+      return new URL(e.m3u8MasterFilePath, document.baseURI).href; }""")

@@ -24,6 +24,7 @@ from tests.browser.helpers import (
     player,
     seek_with_range,
     start,
+    title_files,
     wait_until_playing,
 )
 
@@ -164,7 +165,7 @@ def test_a_scripted_session_sends_every_player_event_with_its_fields(page: Page,
 
 def test_an_error_sends_its_type_network_class_buffer_and_dropped_frames(page: Page, live_server):
     page.add_init_script(RECORDER)
-    page.route(f"{live_server}/media/titles/film-long/master.m3u8", lambda route: route.fulfill(status=500, body="x"))
+    page.route(title_files("film-long/master.m3u8"), lambda route: route.fulfill(status=500, body="x"))
     open_player(page, live_server, f"movie_id={FILM}")
     page.click("button[data-player-start]")
     error = arrived(page, "error", timeout=20_000)

@@ -6,7 +6,7 @@ import re
 from playwright.sync_api import Page, Route, expect
 
 from app import texts
-from tests.browser.helpers import current_time, open_player, player, start
+from tests.browser.helpers import current_time, master_address, open_player, player, start, title_files
 
 ERROR_ID_LINE = re.compile(r"^Идентификатор ошибки: [0-9a-f]{8,}$")
 
@@ -55,9 +55,9 @@ def test_blocked_content_plays_the_placeholder_then_shows_the_blocked_text(page:
 
 
 def test_a_master_json_that_fails_to_load_shows_its_address(page: Page, live_server):
-    address = f"{live_server}/media/titles/film-long/master.json"
-    page.route(address, lambda route: route.fulfill(status=500, body="boom"))
+    page.route(title_files("film-long/master.json"), lambda route: route.fulfill(status=500, body="boom"))
     open_player(page, live_server, "movie_id=1")
+    address = master_address(page)
     page.click("button[data-player-start]")
     alert = page.get_by_role("alert")
     expect(alert.locator(".player__error-text")).to_have_text(f"Ошибка в загрузке: {address}")
@@ -68,7 +68,7 @@ def test_a_master_json_that_fails_to_load_shows_its_address(page: Page, live_ser
 
 
 def test_any_other_error_offers_reload_which_returns_to_the_start_overlay(page: Page, live_server):
-    stream = f"{live_server}/media/titles/film-long/master.m3u8"
+    stream = title_files("film-long/master.m3u8")
     broken = {"on": True}
 
     def maybe_fail(route: Route) -> None:

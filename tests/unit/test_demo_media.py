@@ -105,20 +105,26 @@ def test_base_loops_the_source_without_gaps_or_drift(media: Path, kind: str, nam
 
 
 @pytest.mark.parametrize("title", TITLES, ids=lambda title: title.slug)
-def test_title_playlists_take_the_first_base_segments(media: Path, title: DemoTitle) -> None:
+def test_title_playlists_take_the_first_base_segments_as_their_own_files(media: Path, title: DemoTitle) -> None:
+    """Each title holds what it plays (its signed address reaches nothing else): the first base segments, linked."""
     count = title.duration // SEGMENT_SECONDS
+    folder = media / "titles" / title.slug
     for kind, name in RENDITIONS:
-        playlist = media / "titles" / title.slug / f"{kind}-{name}.m3u8"
+        playlist = folder / f"{kind}-{name}.m3u8"
         text = playlist.read_text("utf-8")
         assert text.startswith(
             "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
-            f'#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MAP:URI="../../base/{kind}/{name}/init.mp4"\n'
+            f'#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MAP:URI="{kind}-{name}/init.mp4"\n'
         )
         assert text.endswith("#EXT-X-ENDLIST\n")
         base = segments(media / "base" / kind / name / "index.m3u8")[:count]
-        assert [(extinf, path.resolve()) for extinf, path in segments(playlist)] == [
-            (extinf, path.resolve()) for extinf, path in base
-        ]
+        own = segments(playlist)
+        assert [extinf for extinf, _ in own] == [extinf for extinf, _ in base]
+        for (_, path), (_, original) in zip(own, base, strict=True):
+            assert path.parent == folder / f"{kind}-{name}" and path.name == original.name
+            assert path.samefile(original)  # a hard link: no second copy on disk
+        assert (folder / f"{kind}-{name}" / "init.mp4").samefile(media / "base" / kind / name / "init.mp4")
+    assert not any(path.is_symlink() for path in folder.rglob("*"))
 
 
 def test_one_hls_master_per_voice(media: Path) -> None:

@@ -1,0 +1,127 @@
+"""Licensed media: the files of a title are served only at addresses this service signed for one viewer's country,
+for a short while, and the same files are never served unsigned. What a signed address looks like:
+
+    {MEDIA_URL_PATH}/s/{signature}/{expires}/{country}/{scope}/{file}
+    e.g. /media/s/Kq…/1767225600/ru/titles/film-long/master.json
+
+``scope`` is the title's folder (a protected top folder, ``SIGNED_MEDIA_PREFIXES``, and the one below it: each demo
+title holds all its files, app/demo/media.py), so an address reaches that title and nothing else; the HLS playlists
+name their files relatively, so every file they lead to inherits the signed prefix. ``expires`` is a Unix time
+(``MEDIA_URL_TTL`` from now, rounded up to ten minutes so that pages made in the same ten minutes say the same),
+``country`` the viewer's as the page saw it (app/http/viewer.py), which the media request must show again.
+
+The signature is nginx's secure_link_md5 over ``"{expires}:{scope}:{country} {secret}"`` (base64url, no padding), so
+the production proxy can check the same addresses without the application (docs/nginx-media.conf); ``secret`` is
+``MEDIA_URL_SECRET``, or one derived from SECRET_KEY when that is empty. A master JSON under a signed address is
+served with its own links into the title signed alike (its links are origin-relative, spec §3).
+
+Files are served from MEDIA_ROOT without following a symbolic link and without dotfiles.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import math
+import os
+import stat
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import current_app
+
+EXPIRY_STEP = 600  # seconds: expiry times are rounded up to this
+SIGNED = "s"
+UNKNOWN_COUNTRY = "zz"  # ISO 3166's user-assigned code, for a viewer whose country nothing told
+
+
+def protected_prefixes() -> set[str]:
+    return {part.strip().strip("/") for part in current_app.config["SIGNED_MEDIA_PREFIXES"].split(",") if part.strip()}
+
+
+def scope_of(relative: str) -> str | None:
+    """The title folder a path under the media root belongs to when it is protected ("titles/film-long"), else None."""
+    parts = relative.split("/")
+    if len(parts) < 3 or parts[0] not in protected_prefixes() or not parts[1]:
+        return None
+    return f"{parts[0]}/{parts[1]}"
+
+
+def media_secret() -> str:
+    configured = current_app.config["MEDIA_URL_SECRET"]
+    if configured:
+        return str(configured)
+    return hmac.new(current_app.config["SECRET_KEY"].encode(), b"media addresses", hashlib.sha256).hexdigest()
+
+
+def signature(expires: int, scope: str, country: str) -> str:
+    # MD5 because nginx's secure_link_md5 checks it; with the secret at the end and nothing in it the client chooses
+    # but the address it was given, collisions give nothing to forge with.
+    text = f"{expires}:{scope}:{country} {media_secret()}"
+    digest = hashlib.md5(text.encode(), usedforsecurity=True).digest()  # noqa: S324
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def expiry(now: float | None = None) -> int:
+    moment = (time.time() if now is None else now) + current_app.config["MEDIA_URL_TTL"]
+    return math.ceil(moment / EXPIRY_STEP) * EXPIRY_STEP
+
+
+def signed_prefix(scope: str, country: str, expires: int | None = None) -> str:
+    expires = expiry() if expires is None else expires
+    base = current_app.config["MEDIA_URL_PATH"].rstrip("/")
+    return f"{base}/{SIGNED}/{signature(expires, scope, country)}/{expires}/{country}/{scope}"
+
+
+def sign_address(address: str | None, country: str | None) -> str | None:
+    """``address`` (an episode's master file path) signed for ``country`` when it names a protected file of ours;
+    any other address as it is (an outside CDN's is that CDN's business)."""
+    base = current_app.config["MEDIA_URL_PATH"].rstrip("/") + "/"
+    if not address or not address.startswith(base):
+        return address
+    relative = address[len(base):]
+    scope = scope_of(relative)
+    if scope is None:
+        return address
+    return f"{signed_prefix(scope, country or UNKNOWN_COUNTRY)}/{relative[len(scope) + 1:]}"
+
+
+def valid_signature(given: str, expires: int, scope: str, country: str, now: float | None = None) -> bool:
+    if expires < (time.time() if now is None else now):
+        return False
+    return hmac.compare_digest(given, signature(expires, scope, country))
+
+
+def safe_file(root: str | Path, relative: str) -> Path | None:
+    """The regular file at ``relative`` under ``root``, reached without a symbolic link, '..' or a dotfile, or None."""
+    parts = relative.split("/")
+    if any(not part or part.startswith(".") or "\\" in part or "\x00" in part for part in parts):
+        return None
+    path = Path(root)
+    for part in parts:
+        path = path / part
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            return None
+        if stat.S_ISLNK(mode):
+            return None
+    return path if stat.S_ISREG(mode) else None
+
+
+def sign_master(document: bytes, scope: str, prefix: str) -> bytes:
+    """A master JSON (spec §3) whose origin-relative links into ``scope`` now go through the signed ``prefix``."""
+    unsigned = current_app.config["MEDIA_URL_PATH"].rstrip("/") + f"/{scope}/"
+    master: Any = json.loads(document)
+
+    def signed(link: Any) -> Any:
+        return f"{prefix}/{link[len(unsigned):]}" if isinstance(link, str) and link.startswith(unsigned) else link
+
+    for key, field in (("sources", "link"), ("subtitles", "src")):
+        for entry in master.get(key, []) if isinstance(master, dict) else []:
+            if isinstance(entry, dict) and field in entry:
+                entry[field] = signed(entry[field])
+    return json.dumps(master, ensure_ascii=False).encode()
