@@ -270,3 +270,20 @@ def test_without_a_dsn_no_sentry_code_is_requested(live_server, page: Page):
     chunk = sentry_chunk()
     assert any(r.url.endswith(".js") for r in requested)
     assert [r.url for r in requested if chunk in r.url or "sentry" in r.url.lower()] == []
+
+
+def test_two_fresh_profiles_on_one_machine_get_two_identities(session_app, browser):
+    """The same hardware, locale and screen hash alike; the identity each profile keeps does not (spec §3 device_fp)."""
+    _app, base = session_app
+    identities = []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 960, "height": 540}, locale="ru-RU")
+        page = context.new_page()
+        fingerprints = record(page, "/session-context")
+        open_player(page, base, FILM)
+        identity = IDENTITY.fullmatch(fingerprint_cookie(context)["value"])
+        assert identity and len(fingerprints) == 1
+        identities.append(identity)
+        context.close()
+    assert identities[0]["fingerprint"] == identities[1]["fingerprint"]  # one machine
+    assert identities[0]["device"] != identities[1]["device"]  # two viewers
