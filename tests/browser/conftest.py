@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Blueprint, Flask
@@ -61,16 +62,24 @@ def browser() -> Iterator[Browser]:
 
 
 @contextmanager
-def serving(app: Flask) -> Iterator[str]:
-    """``app`` on a free 127.0.0.1 port in a thread; yields its origin; on exit stops it and closes its database."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+def in_thread(server: Any) -> Iterator[int]:
+    """A socketserver-style ``server`` answering in a thread; yields its port; stops it on exit."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        yield server.server_port
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """``app`` on a free 127.0.0.1 port in a thread; yields its origin; on exit stops it and closes its database."""
+    try:
+        with in_thread(make_server("127.0.0.1", 0, app, threaded=True)) as port:
+            yield f"http://127.0.0.1:{port}"
+    finally:
         with app.app_context():
             db.session.remove()
             db.engine.dispose()

@@ -1,6 +1,5 @@
 """Server-rendered error screens, and the demo publisher page receiving the player's messages."""
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -9,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app import texts
+from tests.browser.conftest import in_thread
 
 
 @pytest.mark.parametrize(("query", "referer", "text"), [
@@ -48,14 +48,8 @@ def partner_site(player_url: str) -> Iterator[str]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://partner.example:{server.server_port}/films/5"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    with in_thread(ThreadingHTTPServer(("127.0.0.1", 0), Page)) as port:
+        yield f"http://partner.example:{port}/films/5"
 
 
 def test_the_partner_domain_gets_the_player(live_server, page):
