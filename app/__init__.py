@@ -53,6 +53,7 @@ def _init_sentry(app: Flask) -> None:
 
 def _init_extensions(app: Flask) -> None:
     from app import models  # noqa: F401 - registers the tables on db.metadata
+    from app.api.docs import SECURITY_SCHEMES
     from app.extensions import api, cache, compress, db, jwt, limiter, migrate
     from app.http.assets import Manifest
     from app.schemas.common import ErrorSchema
@@ -64,6 +65,8 @@ def _init_extensions(app: Flask) -> None:
     limiter.init_app(app)
     api.ERROR_SCHEMA = ErrorSchema  # the error responses the OpenAPI document describes: ours (app/errors.py)
     api.init_app(app)
+    for name, scheme in SECURITY_SCHEMES.items():
+        api.spec.components.security_scheme(name, scheme)
     compress.init_app(app)  # brotli or gzip for text responses only (app/http/compression.py)
     app.extensions["assets_manifest"] = Manifest(app.config["ASSETS_DIR"], app.config["WIDGET_ASSETS_PATH"])
 

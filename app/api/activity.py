@@ -12,6 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from werkzeug.wrappers import Response
 
+from app.api.docs import VIEWER, answers
 from app.errors import ApiError
 from app.extensions import limiter
 from app.http.rates import by_ip, by_viewer, configured
@@ -43,9 +44,8 @@ def no_store(response: Response) -> Response:
 @blp.route(f"{EPISODE_PATH}/time-progress", methods=["POST"])
 @blp.arguments(TimeProgressSchema)
 @blp.response(204)
-@blp.alt_response(401, response="UNAUTHORIZED")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(429, response="TOO_MANY_REQUESTS")
+@blp.doc(security=VIEWER)
+@answers(blp, 401, 404, 422, 429, body=True)
 def post_time_progress(body: dict[str, Any], content_id: int, episode_id: int) -> None:
     """Remember where the viewer stopped in the episode, in whole seconds."""
     record_time(g.viewer_key, content_id, episode_id, body["time"])
@@ -54,15 +54,15 @@ def post_time_progress(body: dict[str, Any], content_id: int, episode_id: int) -
 @blp.route(f"{EPISODE_PATH}/completed")
 class Completed(MethodView):
     @blp.response(204)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.doc(security=VIEWER)
+    @answers(blp, 401, 404, 429)
     def post(self, content_id: int, episode_id: int) -> None:
         """Mark the episode finished."""
         set_completed(g.viewer_key, content_id, episode_id, True)
 
     @blp.response(204)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.doc(security=VIEWER)
+    @answers(blp, 401, 404, 429)
     def delete(self, content_id: int, episode_id: int) -> None:
         """Mark the episode not finished."""
         set_completed(g.viewer_key, content_id, episode_id, False)
@@ -70,8 +70,8 @@ class Completed(MethodView):
 
 @blp.route("/contents/<int:content_id>/episodes/watched/last")
 @blp.response(200, LastWatchedSchema)
-@blp.alt_response(401, response="UNAUTHORIZED")
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(security=VIEWER)
+@answers(blp, 401, 404, 429)
 def get_last_watched(content_id: int) -> Any:
     """The episode of the content the viewer saved last, and where they stopped in it."""
     last = last_watched(g.viewer_key, content_id)

@@ -7,6 +7,7 @@ from typing import Any
 from flask import request
 from flask_smorest import Blueprint
 
+from app.api.docs import answers
 from app.http.media import sign_address
 from app.http.origins import domain_of
 from app.http.viewer import viewer_country
@@ -27,7 +28,7 @@ blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes 
 @blp.route("/contents/<int:content_id>")
 @blp.etag
 @blp.response(200, ContentSchema)
-@blp.alt_response(404, response="NOT_FOUND")
+@answers(blp, 404)
 def get_content_by_id(content_id: int) -> Any:
     return get_content(content_id)
 
@@ -35,7 +36,7 @@ def get_content_by_id(content_id: int) -> Any:
 @blp.route("/contents/<int:content_id>/seasons")
 @blp.etag
 @blp.response(200, SeasonSchema(many=True))
-@blp.alt_response(404, response="NOT_FOUND")
+@answers(blp, 404)
 def get_seasons(content_id: int) -> Any:
     return get_content(content_id).seasons
 
@@ -56,7 +57,7 @@ class PlayableEpisode:
 @blp.etag
 @blp.arguments(EpisodesQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, EpisodeSchema(many=True), headers={"Cache-Control": {"description": "private: per viewer"}})
-@blp.alt_response(404, response="NOT_FOUND")
+@answers(blp, 404, 422)
 def get_episodes(content_id: int) -> Any:
     """The content's episodes in play order; their media addresses only for a viewer the title may play for (the
     country, and the embedding page's domain from Referer), signed."""
@@ -71,7 +72,7 @@ def get_episodes(content_id: int) -> Any:
 @blp.route("/contents/<int:content_id>/available")
 @blp.arguments(AvailabilityQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, AvailabilitySchema)
-@blp.alt_response(404, response="NOT_FOUND")
+@answers(blp, 404)
 def get_available(content_id: int, domain: str | None) -> Any:
     """Whether the content plays for this viewer's country on the page at ``domain`` (an address or a host)."""
     content = get_content(content_id)

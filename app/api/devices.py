@@ -8,6 +8,7 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
+from app.api.docs import answers
 from app.extensions import limiter
 from app.http.rates import by_ip, configured
 from app.http.viewer import issue_device_identity
@@ -22,7 +23,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 @limiter.limit(configured("RATE_LIMIT_SESSION_CONTEXT"), key_func=by_ip)
 @blp.arguments(SessionContextRequestSchema)
 @blp.response(201, SessionContextSchema)
-@blp.alt_response(429, response="TOO_MANY_REQUESTS")
+@answers(blp, 422, 429, body=True)
 def create_session_context(body: dict[str, Any]) -> Any:
     """A new device identity for the browser whose signals hash to ``fingerprint``."""
     return {"sessionContext": issue_device_identity(body["fingerprint"])}, NO_STORE

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Response, url_for
 from flask_smorest import Blueprint
 
+from app.api.docs import answers
 from app.extensions import db, limiter
 from app.http.rates import by_ip, configured
 from app.http.urls import absolute_url
@@ -45,6 +46,7 @@ def _xml(body: bytes) -> Response:
 @blp.route("/ad-list.json")
 @blp.arguments(AdListQuerySchema, location="query", as_kwargs=True, error_status_code=400)
 @blp.response(200, AdListSchema)
+@answers(blp)
 def ad_list_document(content_id: int | None = None) -> Any:
     """The pre-roll and mid-roll lists for a content (spec §3): enabled placements in their order."""
     content = db.session.get(Content, content_id) if content_id is not None else None
@@ -54,6 +56,7 @@ def ad_list_document(content_id: int | None = None) -> Any:
 @blp.route("/vast.xml")
 @blp.arguments(VastQuerySchema, location="query", as_kwargs=True, error_status_code=400)
 @blp.response(200, {"type": "string"}, content_type=VAST_MIME, description="A VAST 4.2 document")
+@answers(blp)
 def vast_document(creative: int, depth: int) -> Response:
     """A house creative as VAST 4.2: inline, or behind ``depth`` wrappers; no ad for an unknown creative."""
     tracking_url = absolute_url(url_for("ads.track"))
@@ -70,8 +73,7 @@ def vast_document(creative: int, depth: int) -> Response:
 @limiter.limit(configured("RATE_LIMIT_TRACKING"), key_func=by_ip)
 @blp.arguments(TrackingQuerySchema, location="query", error_status_code=400)
 @blp.response(204)
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(429, response="TOO_MANY_REQUESTS")
+@answers(blp, 404, 429)
 def track(hit: dict[str, Any]) -> Any:
     """A pixel of the house documents: its event, creative and document, the error code and the ad's time."""
     record_hit(hit["creative"], hit["event"], hit["source"], hit["code"], hit["playhead"])

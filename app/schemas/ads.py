@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from app.models.ads import MAX_WRAPPER_DEPTH, PIXEL_EVENTS, PIXEL_SOURCES
-from app.schemas.common import Count, Id
+from app.schemas.common import Count, Id, Text
 
 
 class AdListQuerySchema(Schema):
@@ -39,5 +39,5 @@ class TrackingQuerySchema(Schema):
     creative = Id(required=True, metadata={"description": "the house creative the document is for"})
     source = fields.Str(required=True, validate=validate.OneOf(PIXEL_SOURCES),
                         metadata={"description": "which document of a wrapper chain: inline, wrapper-N"})
-    code = fields.Str(load_default="", metadata={"description": "an error pixel's VAST error code ([ERRORCODE])"})
-    playhead = fields.Str(load_default="", metadata={"description": "the ad's time, HH:MM:SS.mmm ([ADPLAYHEAD])"})
+    code = Text(load_default="", metadata={"description": "an error pixel's VAST error code ([ERRORCODE])"})
+    playhead = Text(load_default="", metadata={"description": "the ad's time, HH:MM:SS.mmm ([ADPLAYHEAD])"})

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
-from app.schemas.common import Id
+from app.schemas.common import Id, Text
 
 
 class SlugSchema(Schema):
@@ -70,7 +70,7 @@ class EpisodesQuerySchema(Schema):
 
 
 class AvailabilityQuerySchema(Schema):
-    domain = fields.Str(load_default=None, metadata={"description": "the embedding page's address or host"})
+    domain = Text(load_default=None, metadata={"description": "the embedding page's address or host"})
 
 
 def dump_episodes(episodes: list[Any], completed: frozenset[int] = frozenset()) -> list[dict[str, Any]]:

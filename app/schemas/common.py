@@ -30,6 +30,17 @@ class Id(Count):
         super().__init__(**kwargs)
 
 
+class Text(fields.String):
+    """Text from outside: no control characters (app/http/limits.py refuses them before any view; the document says
+    so, so that a client knows)."""
+
+    PATTERN = r"^[^\u0000-\u001f\u007f]*$"
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"pattern": self.PATTERN, **dict(kwargs.pop("metadata", {}) or {})}
+        super().__init__(metadata=metadata, **kwargs)
+
+
 class ErrorDetailSchema(Schema):
     status = fields.Int(required=True, metadata={"description": "the HTTP status"})
     code = fields.Str(required=True, metadata={"description": "stable, for clients to branch on"})

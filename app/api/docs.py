@@ -1,0 +1,33 @@
+"""What each API call documents besides its success (tests/api/test_openapi.py and the schemathesis run check it):
+the error statuses it can answer, all in the one error shape (app/schemas/common.py ErrorSchema), and who may call it.
+
+Every call: 400 (app/http/limits.py: a control character in the query, a body that is not JSON within its limits),
+413 for one with a body, 500 and 503 (the default response, DEFAULT_ERROR). Each call adds its own (``answers``)."""
+
+from __future__ import annotations
+
+import http
+from collections.abc import Callable
+from typing import Any
+
+from flask_smorest import Blueprint
+
+# The viewer of the progress and history calls: a device identity the service issued, or a bearer token.
+SECURITY_SCHEMES = {
+    "SessionContext": {"type": "apiKey", "in": "header", "name": "X-Session-Context",
+                       "description": "a device identity issued by POST /session-context (spec §7)"},
+    "bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
+}
+VIEWER: list[dict[str, list[str]]] = [{"SessionContext": []}, {"bearerAuth": []}]
+
+
+def answers(blp: Blueprint, *statuses: int, body: bool = False) -> Callable[[Any], Any]:
+    """Documents 400 and each of ``statuses`` (413 too with ``body``) as error responses of the decorated view."""
+    wanted = sorted({400, *statuses, *((413,) if body else ())})
+
+    def decorate(view: Any) -> Any:
+        for status in wanted:
+            view = blp.alt_response(status, response=http.HTTPStatus(status).name)(view)
+        return view
+
+    return decorate
