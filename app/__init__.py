@@ -54,11 +54,14 @@ def _init_sentry(app: Flask) -> None:
 def _init_extensions(app: Flask) -> None:
     from app import models  # noqa: F401 - registers the tables on db.metadata
     from app.api.docs import SECURITY_SCHEMES
+    from app.database import guard_engine
     from app.extensions import api, cache, compress, db, jwt, limiter, migrate
     from app.http.assets import Manifest
     from app.schemas.common import ErrorSchema
 
     db.init_app(app)
+    with app.app_context():
+        app.extensions["database_breaker"] = guard_engine(app, db.engine)  # deadlines, 503 while it is gone
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     jwt.init_app(app)
     cache.init_app(app)
@@ -75,19 +78,23 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.activity import blp as activity_api
     from app.api.catalogue import blp as catalogue_api
     from app.api.devices import blp as devices_api
+    from app.api.ops import blp as ops_api
     from app.cli import demo_cli
     from app.errors import register_error_handlers
     from app.extensions import api
     from app.http.headers import register_security_headers
     from app.http.limits import register_input_limits
+    from app.http.requests import register_request_ids
     from app.player.ads import blp as ads_api
     from app.player.static import register_static
     from app.player.views import bp as player_bp
 
+    register_request_ids(app)  # X-Request-Id on every response and log line
     register_input_limits(app)  # body size, JSON shape, control characters: before any view reads the request
     api.register_blueprint(catalogue_api)
     api.register_blueprint(activity_api)
     api.register_blueprint(devices_api)
+    api.register_blueprint(ops_api)
     api.register_blueprint(ads_api)
     app.register_blueprint(player_bp)
     register_static(app)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from app.database import engine_options
 from app.http.origins import origin_of, parse_origin_list
 from app.http.proxies import parse_networks
 from app.http.reporting import reporting_connect_origins
@@ -38,6 +39,13 @@ class Settings:
     JWT_SECRET_KEY: str = ""
     # SQLAlchemy URL. SQLite in instance/ by default; PostgreSQL in production and CI (postgresql+psycopg://…).
     DATABASE_URL: str = f"sqlite:///{INSTANCE_DIR / 'app.db'}"
+    # The database when it is slow or gone (app/database.py): every statement's deadline, the pool's size (per process,
+    # and as many again on demand) and how long a request waits for a free connection, and how long after a failure
+    # to reach it the service answers 503 at once before trying again (also its Retry-After).
+    DB_STATEMENT_TIMEOUT_MS: int = 1500
+    DB_POOL_SIZE: int = 5
+    DB_POOL_TIMEOUT_MS: int = 1000
+    DB_RETRY_AFTER: int = 3
     # Cache (Flask-Caching): an in-process cache by default; Redis when REDIS_URL is set.
     REDIS_URL: str = ""
     # Error reporting: nothing is sent without a DSN. The project label reaches the browser too.
@@ -209,7 +217,7 @@ class Settings:
             MAX_CONTENT_LENGTH=self.MAX_REQUEST_BYTES,
             TRUSTED_HOSTS=self.trusted_hosts(),
             SQLALCHEMY_DATABASE_URI=normalise_database_url(self.DATABASE_URL),
-            SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+            SQLALCHEMY_ENGINE_OPTIONS=engine_options(normalise_database_url(self.DATABASE_URL), self),
             JWT_SECRET_KEY=self.JWT_SECRET_KEY or self.SECRET_KEY,
             CACHE_TYPE="RedisCache" if self.REDIS_URL else "SimpleCache",
             CACHE_REDIS_URL=self.REDIS_URL or None,

@@ -13,10 +13,12 @@ import uuid
 from typing import Any
 
 import sentry_sdk
-from flask import Flask, current_app, render_template, request
+from flask import Flask, current_app, has_request_context, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from app import texts
+from app.database import UNAVAILABLE as DATABASE_UNAVAILABLE
+from app.http.requests import request_id
 from app.services.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
 
 PAGE_BLUEPRINTS = {"player"}  # their errors render an HTML screen, everyone else's are JSON
@@ -36,6 +38,7 @@ _CODES = {
     429: "too_many_requests",
     451: "unavailable_for_legal_reasons",
     500: "internal_error",
+    503: "service_unavailable",
 }
 
 
@@ -56,6 +59,8 @@ def error_body(status: int, code: str, message: str, details: Any = None) -> dic
     error: dict[str, Any] = {"status": status, "code": code, "message": message}
     if details:
         error["details"] = details
+    if has_request_context():
+        error["requestId"] = request_id()  # also in X-Request-Id and in our log lines
     return {"error": error}
 
 
@@ -97,6 +102,18 @@ def handle_domain_error(error: DomainError) -> Any:
     return error_body(status, error.code, error.message, error.details), status
 
 
+def handle_database_unavailable(error: Exception) -> Any:
+    """The database could not be reached in time (app/database.py): 503 and when to try again, fast."""
+    retry = str(current_app.config["DB_RETRY_AFTER"])
+    current_app.logger.warning("503 on %s %s: the database is unavailable (%s)", request.method, request.path,
+                               type(error).__name__)
+    if request.blueprint in PAGE_BLUEPRINTS:
+        html, status = error_screen(texts.GENERIC_ERROR, 503)
+        return html, status, {"Retry-After": retry}
+    body = error_body(503, "service_unavailable", "The service is unavailable for a moment; try again")
+    return body, 503, {"Retry-After": retry}
+
+
 def handle_unexpected(error: Exception) -> Any:
     """Anything else (HTTP errors have their own handler): logged, reported by Sentry, answered without internals."""
     error_id = _report(error)
@@ -118,4 +135,6 @@ def _report(error: Exception) -> str:
 def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(DomainError, handle_domain_error)
+    for kind in DATABASE_UNAVAILABLE:
+        app.register_error_handler(kind, handle_database_unavailable)
     app.register_error_handler(Exception, handle_unexpected)

@@ -46,6 +46,7 @@ class ErrorDetailSchema(Schema):
     code = fields.Str(required=True, metadata={"description": "stable, for clients to branch on"})
     message = fields.Str(required=True, metadata={"description": "for people"})
     details = fields.Dict(metadata={"description": "field errors, ids, the error id of a 500"})
+    requestId = fields.Str(metadata={"description": "this request's id, as in X-Request-Id and our logs"})
 
 
 class ErrorSchema(Schema):

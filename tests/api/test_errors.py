@@ -22,7 +22,8 @@ def test_each_kind_of_domain_error_is_its_status_with_its_code_message_and_detai
     app.add_url_rule("/fails", "fails", fail)
     response = client.get("/fails")
     assert response.status_code == status
-    expected = {"status": status, "code": error.code, "message": error.message}
+    expected = {"status": status, "code": error.code, "message": error.message,
+                "requestId": response.headers["X-Request-Id"]}
     if error.details:
         expected["details"] = error.details
     assert response.get_json() == {"error": expected}

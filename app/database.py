@@ -1,0 +1,131 @@
+"""How the service talks to its database when the database is slow, gone or black-holed: never for long.
+
+* Every statement has a deadline (``DB_STATEMENT_TIMEOUT_MS``): PostgreSQL's statement_timeout, and the client's own
+  wait on the socket (a server that accepts connections and never answers would hold a worker forever otherwise),
+  connecting has psycopg's shortest timeout (2 s), and waiting for a pooled connection ``DB_POOL_TIMEOUT`` seconds.
+* A failure to reach the database opens a short breaker (``DB_RETRY_AFTER`` seconds): the pool is dropped, and new
+  connections fail at once instead of each request waiting for its own timeout; after it, the next request tries
+  again, so the service recovers by itself when the database is back.
+* app/errors.py answers these failures with 503 and Retry-After (the API) or the generic error screen (the page).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+UNAVAILABLE = (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)
+
+
+class DatabaseUnavailable(OperationalError):
+    """Raised instead of connecting while the breaker is open."""
+
+    def __init__(self) -> None:
+        super().__init__("connect", None, ConnectionError("the database was unreachable a moment ago"))
+
+
+def engine_options(url: str, settings: Any) -> dict[str, Any]:
+    """SQLALCHEMY_ENGINE_OPTIONS for this database (``settings``: app/config.py's): deadlines, a bounded pool."""
+    statement_ms = int(settings.DB_STATEMENT_TIMEOUT_MS)
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if url.startswith("postgresql"):
+        options.update(
+            pool_size=int(settings.DB_POOL_SIZE),
+            max_overflow=int(settings.DB_POOL_SIZE),
+            pool_timeout=int(settings.DB_POOL_TIMEOUT_MS) / 1000,
+            connect_args={
+                "connect_timeout": 2,  # psycopg's least
+                "options": f"-c statement_timeout={statement_ms} -c lock_timeout={statement_ms}",
+                "tcp_user_timeout": statement_ms,  # unacknowledged data: a peer that vanished
+                "keepalives_idle": 10,
+            },
+        )
+    elif url.startswith("sqlite"):
+        options["connect_args"] = {"timeout": statement_ms / 1000}  # a locked database file
+    return options
+
+
+class Breaker:
+    """Open for ``seconds`` after a failure to reach the database; shared by the threads of one process."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._open_until = 0.0
+        self._lock = threading.Lock()
+
+    @property
+    def open(self) -> bool:
+        return time.monotonic() < self._open_until
+
+    def trip(self) -> None:
+        with self._lock:
+            self._open_until = time.monotonic() + self.seconds
+
+
+def guard_engine(app: Flask, engine: Engine) -> Breaker:
+    """Deadlines on the client's waits (PostgreSQL), the breaker, and a disconnect for every failure to reach it (so
+    that the pool throws the connection away)."""
+    breaker = Breaker(float(app.config["DB_RETRY_AFTER"]))
+    deadline = int(app.config["DB_STATEMENT_TIMEOUT_MS"]) / 1000 + 0.25  # the server's own timeout answers first
+
+    def _trip(cause: object = "no answer in time") -> None:
+        if not breaker.open:
+            app.logger.warning("the database is unreachable (%s); 503 for %s s", cause, breaker.seconds)
+        breaker.trip()
+
+    if engine.dialect.name == "postgresql":
+        import psycopg
+
+        class DeadlineConnection(psycopg.Connection):
+            """Every wait on the socket ends by ``deadline``. Then the connection is closed, so that whatever uses it
+            next (SQLAlchemy's ping resetting autocommit, say) is told it is gone, and the breaker opens."""
+
+            def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+                try:
+                    return super().wait(gen, interval=interval, timeout=deadline if timeout is None else timeout)
+                except psycopg.errors._WaitTimeout:
+                    self.close()
+                    _trip()
+                    raise
+
+        @event.listens_for(engine, "do_connect")
+        def connect(dialect: Any, record: Any, cargs: Any, cparams: Any) -> Any:
+            if breaker.open:
+                raise DatabaseUnavailable()
+            return DeadlineConnection.connect(*cargs, **cparams)
+    else:
+        @event.listens_for(engine, "do_connect")
+        def connect_other(dialect: Any, record: Any, cargs: Any, cparams: Any) -> Any:
+            if breaker.open:
+                raise DatabaseUnavailable()
+            return None  # the dialect's own connect
+
+    @event.listens_for(engine, "handle_error")
+    def unreachable(context: Any) -> None:
+        if context.is_disconnect or _unreachable(context.original_exception, engine.dialect.name):
+            context.is_disconnect = True  # this connection is thrown away, and the pool with it
+            _trip(context.original_exception)
+
+    return breaker
+
+
+def _unreachable(error: BaseException, dialect: str) -> bool:
+    """A failure to reach the database, as opposed to a statement it refused (a constraint, a missing table) or one
+    that ran out of time on a database that answers (those fail alone, without tripping the breaker)."""
+    if isinstance(error, (ConnectionError, TimeoutError)):
+        return True
+    if dialect == "postgresql":
+        import psycopg
+
+        return isinstance(error, (psycopg.OperationalError, psycopg.InterfaceError)) and not isinstance(
+            error, psycopg.errors.QueryCanceled
+        )
+    text = str(error).lower()
+    return any(sign in text for sign in ("unable to open", "disk i/o", "database is locked"))

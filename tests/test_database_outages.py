@@ -1,0 +1,176 @@
+"""The database gone, black-holed and back (app/database.py, app/errors.py), against this machine's PostgreSQL through
+a TCP proxy the test can switch to a black hole (it accepts and never answers). Every route answers within about
+2 s (the API 503 with Retry-After, the page the generic error screen), routes without the database are untouched,
+and the service recovers by itself when the database is back."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask_migrate import upgrade
+from sqlalchemy.engine import make_url
+from werkzeug.serving import make_server
+
+from app import create_app, texts
+from app.config import normalise_database_url
+from app.demo.seed import seed_demo
+from app.extensions import db
+
+LOCAL_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+RETRY_AFTER = 2
+
+
+def postgres_server() -> sa.engine.URL:
+    configured = os.environ.get("DATABASE_URL", "")
+    url = make_url(normalise_database_url(configured if configured.startswith("postgres") else LOCAL_POSTGRES))
+    try:
+        socket.create_connection((url.host or "127.0.0.1", url.port or 5432), timeout=1).close()
+    except OSError:
+        pytest.skip("no PostgreSQL answers here (the outage tests need one: make test's machine runs it)")
+    return url
+
+
+class Proxy:
+    """TCP between the application and PostgreSQL; ``black_hole`` makes it accept and read, and never answer."""
+
+    def __init__(self, upstream: tuple[str, int]) -> None:
+        self.upstream = upstream
+        self.black_hole = False
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        try:
+            server = socket.create_connection(self.upstream, timeout=5)
+        except OSError:
+            client.close()
+            return
+        for source, target in ((client, server), (server, client)):
+            threading.Thread(target=self._pump, args=(source, target), daemon=True).start()
+
+    def _pump(self, source: socket.socket, target: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                if not self.black_hole:
+                    target.sendall(data)
+        except OSError:
+            pass
+        for end in (source, target):  # one side closed: so does the other, as a real connection would
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+@pytest.fixture
+def outage_app(tmp_path) -> Iterator[tuple[Flask, str, Proxy, sa.engine.URL]]:
+    server = postgres_server()
+    name = f"player_outage_{os.getpid()}_{int(time.time() * 1000) % 10**8}"
+    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    proxy = Proxy((server.host or "127.0.0.1", server.port or 5432))
+    through_proxy = server.set(host="127.0.0.1", port=proxy.port, database=name)
+    app = create_app({"TESTING": True, "DATABASE_URL": through_proxy.render_as_string(hide_password=False),
+                      "MEDIA_ROOT": str(tmp_path / "media"), "DB_RETRY_AFTER": RETRY_AFTER})
+    with app.app_context():
+        upgrade()
+        seed_demo()
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=http.serve_forever, daemon=True).start()
+    try:
+        yield app, f"http://127.0.0.1:{http.server_port}", proxy, server.set(database=name)
+    finally:
+        http.shutdown()
+        proxy.black_hole = False
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        proxy.close()
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def get(url: str) -> tuple[int, dict[str, str], str, float]:
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 - our loopback server
+            status, headers, body = response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        status, headers, body = error.code, dict(error.headers), error.read().decode()
+    return status, headers, body, time.monotonic() - started
+
+
+def assert_unavailable(base: str, limit: float = 2.6) -> None:
+    status, headers, body, took = get(f"{base}/contents/1")
+    assert status == 503 and took < limit, (status, took)
+    assert headers["Retry-After"] == str(RETRY_AFTER) and '"code":"service_unavailable"' in body
+    status, headers, body, took = get(f"{base}/?movie_id=1")
+    assert status == 503 and took < limit and texts.GENERIC_ERROR in body  # the spec's generic error screen
+
+
+def recovered(base: str, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if get(f"{base}/contents/1")[0] == 200:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_a_black_holed_database_costs_two_seconds_and_the_service_recovers(outage_app):
+    _app, base, proxy, _ = outage_app
+    assert get(f"{base}/contents/1")[0] == 200  # a pooled connection, through the proxy
+    proxy.black_hole = True
+    assert_unavailable(base)
+    # while it lasts, sixteen viewers at once get their answers at once, and what needs no database is untouched
+    with ThreadPoolExecutor(16) as pool:
+        answers = list(pool.map(get, [f"{base}/contents/{n}" for n in range(1, 17)]))
+    assert {status for status, *_ in answers} == {503} and max(took for *_, took in answers) < 2.6
+    status, _, _, took = get(f"{base}/lib.js")
+    assert status == 200 and took < 1
+    assert get(f"{base}/healthz")[0] == 200  # the process is up
+    status, _, body, took = get(f"{base}/readyz")  # and says what it lacks
+    assert status == 503 and '"database":"unavailable' in body.replace(" ", "") and took < 2.6
+    proxy.black_hole = False
+    assert recovered(base)  # no restart
+
+
+def test_a_database_dropped_under_the_service_is_a_fast_503_and_one_put_back_serves_again(outage_app):
+    app, base, _, database = outage_app
+    assert get(f"{base}/?movie_id=1")[0] == 200
+    admin = sa.create_engine(database.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'DROP DATABASE "{database.database}" WITH (FORCE)'))
+    assert_unavailable(base)
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{database.database}"'))
+    admin.dispose()
+    while app.extensions["database_breaker"].open:  # the operator's migration goes through the same engine
+        time.sleep(0.1)
+    with app.app_context():
+        upgrade()
+        seed_demo()
+    assert recovered(base)
