@@ -9,11 +9,13 @@ import re
 import uuid
 
 from flask import Flask, g, has_request_context, request
+from flask.logging import default_handler
 from werkzeug.wrappers import Response
 
 from app.http.proxies import from_trusted_proxy
 
 HEADER = "X-Request-Id"
+LOG_FORMAT = "[%(asctime)s] %(levelname)s request=%(request_id)s in %(module)s: %(message)s"
 _VALID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 
 
@@ -38,6 +40,5 @@ def register_request_ids(app: Flask) -> None:
         response.headers[HEADER] = request_id()
         return response
 
-    for handler in app.logger.handlers or logging.getLogger().handlers:
-        handler.addFilter(RequestIdFilter())
-    app.logger.addFilter(RequestIdFilter())
+    app.logger.addFilter(RequestIdFilter())  # before any handler formats the record
+    default_handler.setFormatter(logging.Formatter(LOG_FORMAT))
