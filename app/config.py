@@ -132,6 +132,8 @@ class Settings:
     RATE_LIMIT_IP: str = "600 per minute"
     RATE_LIMIT_TRACKING: str = "1200 per minute"
     RATE_LIMIT_SESSION_CONTEXT: str = "30 per minute"
+    # The counters' namespace in Redis: deployments (or test runs) sharing one Redis keep apart by it.
+    RATE_LIMIT_KEY_PREFIX: str = "player-limits"
     # Extra keys for tests (TESTING=True etc.) pass straight through to Flask.
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -228,7 +230,7 @@ class Settings:
             RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
             RATELIMIT_SWALLOW_ERRORS=True,
             RATELIMIT_HEADERS_ENABLED=True,  # X-RateLimit-* on limited calls, Retry-After on a 429
-            RATELIMIT_KEY_PREFIX="player-limits",
+            RATELIMIT_KEY_PREFIX=self.RATE_LIMIT_KEY_PREFIX,
             # flask-smorest: the OpenAPI document at /openapi.json
             API_TITLE="Player catalogue API",
             API_VERSION="v1",

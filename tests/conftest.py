@@ -26,6 +26,24 @@ from app.extensions import db
 ASSETS_DIR = PROJECT_ROOT / "app" / "static" / "dist"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_rate_limits() -> Iterator[None]:
+    """With REDIS_URL (CI), every application shares this machine's Redis: this run keeps its counters apart."""
+    previous = os.environ.get("RATE_LIMIT_KEY_PREFIX")
+    os.environ["RATE_LIMIT_KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    yield
+    if previous is None:
+        os.environ.pop("RATE_LIMIT_KEY_PREFIX", None)
+    else:
+        os.environ["RATE_LIMIT_KEY_PREFIX"] = previous
+
+
+@pytest.fixture(autouse=True)
+def own_test_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """And each test's applications count from zero."""
+    monkeypatch.setenv("RATE_LIMIT_KEY_PREFIX", f"test-{uuid.uuid4().hex}")
+
+
 @pytest.fixture(scope="session")
 def make_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], str]]:
     """Makes an empty throwaway database per call (a SQLite file, or a PostgreSQL database dropped at the end)."""
