@@ -1,0 +1,85 @@
+"""Redis gone or black-holed never takes the service down (app/http/rates.py, app/api/ops.py): the rate limits count
+in memory instead and say so in the log, readiness says what is missing, and every call still answers within a
+second. Redis's place is taken by a port nobody listens on, and by a listener that accepts and never answers."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+from flask import Flask
+
+from tests.conftest import signed_identity
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class BlackHole:
+    """Accepts connections and reads whatever comes, and never answers."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                peer, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=lambda s=peer: [None for _ in iter(lambda: s.recv(4096), b"")], daemon=True).start()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+@pytest.fixture(params=["gone", "black-holed"])
+def redis_down(request, migrated_database, assets_built, tmp_path):
+    from app import create_app
+    from app.demo.seed import seed_demo
+    from app.extensions import db, limiter
+    from tests.conftest import empty_tables
+
+    hole = BlackHole() if request.param == "black-holed" else None
+    port = hole.port if hole else closed_port()
+    app: Flask = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path),
+                             "REDIS_URL": f"redis://127.0.0.1:{port}/0"})
+    with app.app_context():
+        seed_demo()
+    limiter._storage_dead = False  # Flask-Limiter remembers a dead storage per process; each case starts alive
+    yield app
+    with app.app_context():
+        empty_tables()
+        db.engine.dispose()
+    if hole:
+        hole.close()
+
+
+def timed(call):
+    started = time.monotonic()
+    response = call()
+    return response, time.monotonic() - started
+
+
+def test_the_service_answers_without_redis_and_says_so(redis_down, caplog):
+    # (no other application made in this test: Flask-Limiter keeps one storage per process, the last one set up)
+    client = redis_down.test_client()
+    headers = {"X-Session-Context": signed_identity(redis_down, "redis0outage0000000001")}
+    for _ in range(3):
+        response, took = timed(lambda: client.post("/contents/2/episodes/3/time-progress", json={"time": 5},
+                                                   headers=headers))
+        assert response.status_code == 204 and took < 1.2, took
+    response, took = timed(lambda: client.get("/?movie_id=1"))
+    assert response.status_code == 200 and took < 1.2
+    ready, took = timed(lambda: client.get("/readyz"))
+    assert ready.status_code == 503 and ready.get_json()["redis"].startswith("unavailable") and took < 1.2
+    assert ready.get_json()["database"] == "ok"
+    assert any(record.name == "flask-limiter" and "falling back to in-memory" in record.getMessage()
+               for record in caplog.records), [record.getMessage() for record in caplog.records]
