@@ -88,6 +88,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.player.ads import blp as ads_api
     from app.player.static import register_static
     from app.player.views import bp as player_bp
+    from app.player.views import inline_sources
 
     register_request_ids(app)  # X-Request-Id on every response and log line
     register_input_limits(app)  # body size, JSON shape, control characters: before any view reads the request
@@ -97,6 +98,7 @@ def _register_blueprints(app: Flask) -> None:
     api.register_blueprint(ops_api)
     api.register_blueprint(ads_api)
     app.register_blueprint(player_bp)
+    app.extensions["embed_inline_sources"] = inline_sources  # the hashes of the page's CSP (app/http/headers.py)
     register_static(app)
     register_security_headers(app)  # framing and CSP headers on every response
     app.cli.add_command(demo_cli)

@@ -1,8 +1,9 @@
 """Security headers: the embed page's Content-Security-Policy, and the refusal to be framed everywhere else.
 
 The player page (and its server-rendered error screens) runs under a policy without 'unsafe-eval' and without
-'unsafe-inline' for scripts: its one inline script and inline style carry the per-request nonce; everything else it
-runs comes from this origin (or the configured assets/API origin). What it fetches:
+'unsafe-inline': its one inline script and inline style are allowed by their SHA-256 (the same for every response of
+a build, so that a cache may keep the page for everyone); everything else it runs comes from this origin (or the
+configured assets/API origin). What it fetches:
 
 * media: this origin (``MEDIA_URL_PATH``), ``blob:`` for Media Source Extensions, and ad creatives from any host;
 * connect: the master JSON, HLS playlists and segments (hls.js fetches them), the API, the ad list, VAST documents
@@ -22,7 +23,10 @@ framing outright: ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY`` for b
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from app.http.origins import origin_of
@@ -59,9 +63,16 @@ def licensed_ancestors(domains: Sequence[str], publisher_origins: Sequence[str])
     return [source for domain in domains for source in (f"{domain}:*", f"*.{domain}:*")]
 
 
+@lru_cache(maxsize=16)
+def source_hash(text: str) -> str:
+    """The CSP source that allows an inline element with exactly this text."""
+    return f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'"
+
+
 def embed_policy(
     *,
-    nonce: str,
+    inline_scripts: Sequence[str] = (),
+    inline_styles: Sequence[str] = (),
     publisher_origins: Sequence[str] = (),
     allow_http: bool = False,
     own_urls: Iterable[str] = (),
@@ -77,8 +88,6 @@ def embed_policy(
     ``PLAYER_BASE_URL``), which may name another origin (a CDN); ``extra_connect``: more addresses the page talks to
     (the ad list's, the browser error reporting's ingest host), reduced to their origins.
     """
-    if not nonce or any(c in nonce for c in " ;'"):
-        raise ValueError("the CSP nonce must be a non-empty token")
     own = origins_of(own_urls)
     remote = ["https:", "http:"] if allow_http else ["https:"]
     ancestors = list(publisher_origins) if publisher_origins else ["http:", "https:"]
@@ -86,8 +95,8 @@ def embed_policy(
         ancestors = licensed_ancestors(licensed_domains, publisher_origins)
     directives = {
         "default-src": "'none'",
-        "script-src": _sources(["'self'", f"'nonce-{nonce}'"], own),
-        "style-src": _sources(["'self'", f"'nonce-{nonce}'"], own),
+        "script-src": _sources(["'self'"], map(source_hash, inline_scripts), own),
+        "style-src": _sources(["'self'"], map(source_hash, inline_styles), own),
         "img-src": _sources(["'self'", "data:", "blob:"], own, remote),
         "media-src": _sources(["'self'", "blob:"], own, remote),
         "connect-src": _sources(["'self'"], own, remote, origins_of(extra_connect)),

@@ -1,8 +1,9 @@
 """Every response's security headers (the embed page's policy is built in app/http/csp.py).
 
-The embed page (``player.player``: the player and its error screens) gets its Content-Security-Policy, with the
-per-request nonce of its inline script and style, and may be framed by publishers; every other response refuses
-framing. A response that already carries a Content-Security-Policy (a view that knows better) keeps it.
+The embed page (``player.player``: the player and its error screens) gets its Content-Security-Policy, allowing its
+inline script and style by their hashes (``app.extensions["embed_inline_sources"]``, set by the player), and may be
+framed by publishers; every other response refuses framing. A response that already carries a
+Content-Security-Policy (a view that knows better) keeps it.
 
 Every response also says what it sends as Referer (the origin alone to other sites: a player page's address names
 the film and the viewer's options) and which powerful features its documents may use: the embed page the ones a
@@ -10,8 +11,6 @@ player needs, nothing else anywhere. A 412 (a failed If-Match) carries no body.
 """
 
 from __future__ import annotations
-
-import secrets
 
 from flask import Flask, current_app, g, request
 from werkzeug.wrappers import Response
@@ -30,17 +29,12 @@ PERMISSIONS = {
 }
 
 
-def csp_nonce() -> str:
-    """This request's nonce for the page's inline script and style (templates call it; the policy names it)."""
-    if "csp_nonce" not in g:
-        g.csp_nonce = secrets.token_urlsafe(16)
-    return str(g.csp_nonce)
-
-
 def embed_csp() -> str:
     config = current_app.config
+    inline = current_app.extensions["embed_inline_sources"]()
     return embed_policy(
-        nonce=csp_nonce(),
+        inline_scripts=inline["script"],
+        inline_styles=inline["style"],
         publisher_origins=parse_origin_list(config["PUBLISHER_ORIGINS"]),
         allow_http=config["ENV"] == "development" or bool(config["PLAYER_CSP_ALLOW_HTTP"]),
         own_urls=(config["WIDGET_ASSETS_PATH"], config["PLAYER_BASE_URL"]),

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask import Blueprint, current_app, g, render_template, request
+from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from app import texts
+from app.config import PROJECT_ROOT
 from app.errors import error_screen
 from app.extensions import db
-from app.http.headers import csp_nonce
 from app.http.origins import domain_of, framed_navigation, origin_of, parse_origin_list
 from app.http.viewer import viewer_country, viewer_key_from_cookie
 from app.models import Content
@@ -22,6 +24,7 @@ from app.services.player_context import Viewer, resolve_player_context
 from app.services.progress import completed_episode_ids
 
 bp = Blueprint("player", __name__)
+SHELL_CSS = "styles/shell.css"  # the shell's styles, inline in every player page (templates/player/_base.html)
 
 
 @bp.get("/")
@@ -73,7 +76,20 @@ def demo() -> Any:
     return render_template("demo/demo.html", contents=contents, country_param=current_app.config["COUNTRY_QUERY_PARAM"])
 
 
+@functools.cache
+def early_script() -> Markup:
+    """The page's one inline script (templates/player/early.js): our own file, never data."""
+    return Markup((PROJECT_ROOT / "templates" / "player" / "early.js").read_text(encoding="utf-8"))  # noqa: S704
+
+
+def inline_sources() -> dict[str, list[str]]:
+    """The inline elements of the embed page, for its Content-Security-Policy's hashes (app/http/headers.py)."""
+    manifest = current_app.extensions["assets_manifest"]
+    return {"script": [str(early_script())], "style": [str(manifest.inline_css(SHELL_CSS))]}
+
+
 @bp.app_context_processor
 def template_helpers() -> dict[str, Any]:
     manifest = current_app.extensions["assets_manifest"]
-    return {"csp_nonce": csp_nonce, "assets": manifest.entry, "inline_css": manifest.inline_css, "texts": texts}
+    return {"early_script": early_script, "assets": manifest.entry, "inline_css": manifest.inline_css, "texts": texts,
+            "shell_css": SHELL_CSS}

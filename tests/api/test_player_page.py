@@ -42,16 +42,13 @@ def test_script_and_style_tags_come_from_the_build(client, demo_catalogue, app):
     assert f'<script type="module" src="{player.script}"></script>' in head
     assert re.search(r"/assets/player-[A-Z0-9]{8}\.js", player.script)
 
-    # The shell's own styles are inline, under the page's nonce, which its inline script (after the markup, where it
-    # does not split the parse) carries too.
+    # The shell's own styles are inline, and so is one small script after the markup (where it does not split the
+    # parse); the page's policy allows both by their hashes, so every response of a build is the same.
     shell_css = str(manifest.inline_css("styles/shell.css"))
     assert ".player__start" in shell_css and "sourceMappingURL" not in shell_css
-    nonces = re.findall(r'<(?:style|script) nonce="([^"]+)"', html)
-    assert len(nonces) == 2 and nonces[0] == nonces[1] and len(nonces[0]) >= 16
-    assert "<script nonce" not in head and html.index("<script nonce") > html.index("data-player-start")
-    assert f'<style nonce="{nonces[0]}">{shell_css}</style>' in head
-    again = head_of(client.get("/?movie_id=1").get_data(as_text=True))
-    assert re.findall(r'<style nonce="([^"]+)">', again) != nonces[:1]  # a fresh nonce per response
+    assert f"<style>{shell_css}</style>" in head
+    assert "<script>" not in head and html.index("<script>") > html.index("data-player-start")
+    assert "nonce" not in html
 
     # The controls' styles are named on #player for the bundle to apply (static_src/shell/styles.ts) and preloaded when
     # the viewer is to press play; nothing blocks the first paint.

@@ -1,6 +1,6 @@
-"""The player under its own Content-Security-Policy (app/http/csp.py): no 'unsafe-eval', no inline script without
-the page's nonce, and yet everything plays: the pre-roll (VAST, the creative, its pixels), the film through hls.js
-(MSE blob:, its worker file), subtitles, the audio worklet. Every frame reports each violation; there must be none."""
+"""The player under its own Content-Security-Policy (app/http/csp.py): no 'unsafe-eval', no inline script but the
+page's own (allowed by its hash), and yet everything plays: the pre-roll (VAST, the creative, its pixels), the film
+through hls.js (MSE blob:, its worker file), subtitles, the audio worklet. Every frame reports each violation; there must be none."""
 
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ def test_a_pre_roll_then_the_film_play_under_the_policy_without_a_violation(csp_
     response = page.goto(f"{base}/?movie_id={FILM}&auto_play=1")
     assert response is not None
     policy = response.headers["content-security-policy"]
-    assert "'nonce-" in policy and "unsafe-eval" not in policy and "unsafe-inline" not in policy
+    assert "'sha256-" in policy and "'nonce-" not in policy
+    assert "unsafe-eval" not in policy and "unsafe-inline" not in policy
 
     skip = page.locator("button[data-ad-control='skip']")  # the pre-roll: VAST, creative, pixels
     expect(page.locator(".ad-layer")).to_have_attribute("data-status", "PLAYING", timeout=15_000)
@@ -63,33 +64,42 @@ def test_a_pre_roll_then_the_film_play_under_the_policy_without_a_violation(csp_
 
 
 def test_the_policy_is_enforced_on_the_page(csp_app, page: Page):
-    """What the policy forbids really fails there (so the test above could fail): an inline script without the nonce,
-    eval, a script from another origin."""
+    """What the policy forbids really fails there (so the test above could fail): an inline script that is not the
+    page's own, eval, a script from another origin; the page's own inline script ran (its hash is in the policy)."""
     _, base = csp_app
     page.add_init_script(WATCH)
+    # eval, from a script of this origin in a child document that inherits the page's policy and that no DevTools
+    # evaluation has touched (Playwright's evaluate() switches eval back on in the page it evaluates in: DevTools'
+    # allowUnsafeEvalBlockedByCSP)
+    page.route(f"{base}/eval-probe.js", lambda route: route.fulfill(content_type="text/javascript", body=(
+        "try { eval('1'); parent.__evaluated = true; } catch (e) { parent.__evaluated = String(e.name); }")))
     page.goto(f"{base}/?movie_id={FILM}")
+    page.locator("[data-player-start]").wait_for()
     outcome = page.evaluate("""async () => {
       const inline = document.createElement('script');
       inline.textContent = 'window.__inlineRan = true';
       document.body.append(inline);
-      const nonce = document.querySelector('script[nonce]').nonce;
-      const own = document.createElement('script'); // with the page's nonce: it runs
-      own.nonce = nonce;
-      own.textContent = 'window.__ownRan = true';
-      document.body.append(own);
-      // eval, from a document that inherits the page's policy and that no DevTools evaluation has touched (Playwright's
-      // evaluate() switches eval back on in the page it evaluates in: DevTools' allowUnsafeEvalBlockedByCSP)
       const child = document.createElement('iframe');
-      child.srcdoc = `<script nonce="${nonce}">try { eval('1'); parent.__evaluated = true; }
-        catch (e) { parent.__evaluated = String(e.name); }</` + 'script>';
+      child.srcdoc = '<script src="/eval-probe.js"></' + 'script>';
       document.body.append(child);
       const outside = document.createElement('script');
       outside.src = 'https://elsewhere.example/x.js';
       document.body.append(outside);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      return { inline: window.__inlineRan === true, own: window.__ownRan === true,
-               evaluated: window.__evaluated, violations: window.__violations };
+      return { inline: window.__inlineRan === true, evaluated: window.__evaluated,
+               violations: window.__violations };
     }""")
-    assert outcome["inline"] is False and outcome["own"] is True and outcome["evaluated"] == "EvalError"
+    assert outcome["inline"] is False and outcome["evaluated"] == "EvalError"
     assert any(v.startswith("script-src") and v.endswith("inline") for v in outcome["violations"]), outcome
     assert any("elsewhere.example" in v for v in outcome["violations"]), outcome
+    assert not any(v.startswith("style-src") for v in outcome["violations"]), outcome  # the inline style is allowed
+
+
+def test_the_pages_own_inline_script_runs_under_the_policy(csp_app, page: Page):
+    """Its hash is in the policy: with the entry held back (no script file loads), the early click is still kept."""
+    _, base = csp_app
+    page.route("**/*", lambda route: route.abort() if route.request.resource_type == "script" else route.continue_())
+    page.goto(f"{base}/?movie_id={FILM}")
+    page.locator("[data-player-start]").click()
+    expect(page.locator("[data-player-start]")).to_have_attribute("aria-busy", "true")
+    assert page.evaluate("() => window.__playerStartRequested === true && !window.__playerMounted")
