@@ -1,6 +1,7 @@
 """The player under its own Content-Security-Policy (app/http/csp.py): no 'unsafe-eval', no inline script but the
 page's own (allowed by its hash), and yet everything plays: the pre-roll (VAST, the creative, its pixels), the film
-through hls.js (MSE blob:, its worker file), subtitles, the audio worklet. Every frame reports each violation; there must be none."""
+through hls.js (MSE blob:, its worker file), subtitles, the audio worklet.
+Every frame reports each violation; there must be none."""
 
 from __future__ import annotations
 
