@@ -54,9 +54,11 @@ def _init_sentry(app: Flask) -> None:
 def _init_extensions(app: Flask) -> None:
     from app import models  # noqa: F401 - registers the tables on db.metadata
     from app.api.docs import SECURITY_SCHEMES
+    from app.caching import register_cache
     from app.database import guard_engine
     from app.extensions import api, cache, compress, db, jwt, limiter, migrate
     from app.http.assets import Manifest
+    from app.http.shared import register_keeping
     from app.schemas.common import ErrorSchema
 
     db.init_app(app)
@@ -70,6 +72,8 @@ def _init_extensions(app: Flask) -> None:
     api.init_app(app)
     for name, scheme in SECURITY_SCHEMES.items():
         api.spec.components.security_scheme(name, scheme)
+    register_cache(app)  # the cache that never fails a request (app/caching.py)
+    register_keeping(app)  # shared responses are kept as compressed (app/http/shared.py)
     compress.init_app(app)  # brotli or gzip for text responses only (app/http/compression.py)
     app.extensions["assets_manifest"] = Manifest(app.config["ASSETS_DIR"], app.config["WIDGET_ASSETS_PATH"])
 
@@ -85,6 +89,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.http.headers import register_security_headers
     from app.http.limits import register_input_limits
     from app.http.requests import register_request_ids
+    from app.http.shared import register_answering
     from app.player.ads import blp as ads_api
     from app.player.static import register_static
     from app.player.views import bp as player_bp
@@ -92,6 +97,7 @@ def _register_blueprints(app: Flask) -> None:
 
     register_request_ids(app)  # X-Request-Id on every response and log line
     register_input_limits(app)  # body size, JSON shape, control characters: before any view reads the request
+    register_answering(app)  # a shared response kept from an earlier request answers this one (app/http/shared.py)
     api.register_blueprint(catalogue_api)
     api.register_blueprint(activity_api)
     api.register_blueprint(devices_api)

@@ -46,8 +46,20 @@ class Settings:
     DB_POOL_SIZE: int = 5
     DB_POOL_TIMEOUT_MS: int = 1000
     DB_RETRY_AFTER: int = 3
-    # Cache (Flask-Caching): an in-process cache by default; Redis when REDIS_URL is set.
+    # Cache (Flask-Caching): an in-process cache by default; Redis when REDIS_URL is set (app/caching.py): its keys'
+    # namespace (deployments or test runs sharing one Redis keep apart by it), and how long a process uses its own
+    # cache after Redis failed before it tries Redis again.
     REDIS_URL: str = ""
+    CACHE_KEY_PREFIX: str = "player-cache"
+    CACHE_RETRY_AFTER: int = 5
+    # Shared responses (app/http/shared.py): how long the embed page and the catalogue's reads, as every anonymous
+    # viewer of one address in one country gets them, are kept by this service and may be kept by a CDN
+    # (s-maxage), and how much longer a CDN may serve them while it fetches a fresh one (stale-while-revalidate).
+    # 0 keeps nothing and sends them as private.
+    SHARED_CACHE_SECONDS: int = 60
+    # The catalogue's part of a player page (app/player/snapshot.py), kept under the catalogue's generation.
+    CATALOGUE_CACHE_SECONDS: int = 300
+    SHARED_STALE_SECONDS: int = 300
     # Error reporting: nothing is sent without a DSN. The project label reaches the browser too.
     SENTRY_DSN: str = ""
     SENTRY_PROJECT: str = "player"
@@ -224,6 +236,8 @@ class Settings:
             CACHE_TYPE="RedisCache" if self.REDIS_URL else "SimpleCache",
             CACHE_REDIS_URL=self.REDIS_URL or None,
             CACHE_DEFAULT_TIMEOUT=300,
+            CACHE_KEY_PREFIX=f"{self.CACHE_KEY_PREFIX}:",
+            CACHE_OPTIONS={"socket_connect_timeout": 0.5, "socket_timeout": 0.5} if self.REDIS_URL else {},
             # Flask-Limiter (app/http/rates.py): a Redis that fails or hangs costs half a second, then memory counts
             RATELIMIT_STORAGE_URI=self.REDIS_URL or "memory://",
             RATELIMIT_STORAGE_OPTIONS={"socket_connect_timeout": 0.5, "socket_timeout": 0.5} if self.REDIS_URL else {},

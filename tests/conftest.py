@@ -28,20 +28,25 @@ ASSETS_DIR = PROJECT_ROOT / "app" / "static" / "dist"
 
 @pytest.fixture(scope="session", autouse=True)
 def own_rate_limits() -> Iterator[None]:
-    """With REDIS_URL (CI), every application shares this machine's Redis: this run keeps its counters apart."""
-    previous = os.environ.get("RATE_LIMIT_KEY_PREFIX")
-    os.environ["RATE_LIMIT_KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    """With REDIS_URL (CI), every application shares this machine's Redis: this run keeps its counters and its cache
+    entries apart."""
+    names = ("RATE_LIMIT_KEY_PREFIX", "CACHE_KEY_PREFIX")
+    previous = {name: os.environ.get(name) for name in names}
+    for name in names:
+        os.environ[name] = f"test-{uuid.uuid4().hex}"
     yield
-    if previous is None:
-        os.environ.pop("RATE_LIMIT_KEY_PREFIX", None)
-    else:
-        os.environ["RATE_LIMIT_KEY_PREFIX"] = previous
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(autouse=True)
 def own_test_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """And each test's applications count from zero."""
+    """And each test's applications count from zero and start with an empty cache."""
     monkeypatch.setenv("RATE_LIMIT_KEY_PREFIX", f"test-{uuid.uuid4().hex}")
+    monkeypatch.setenv("CACHE_KEY_PREFIX", f"test-{uuid.uuid4().hex}")
 
 
 @pytest.fixture(scope="session")

@@ -7,9 +7,10 @@ from typing import Any
 from flask import request
 from flask_smorest import Blueprint
 
-from app.api.docs import answers
+from app.api.docs import SHARED_HEADERS, answers
 from app.http.media import sign_address
 from app.http.origins import domain_of
+from app.http.shared import PERSONAL_HEADERS, share, shareable
 from app.http.viewer import viewer_country
 from app.schemas.catalogue import (
     AvailabilityQuerySchema,
@@ -19,6 +20,7 @@ from app.schemas.catalogue import (
     EpisodesQuerySchema,
     SeasonSchema,
 )
+from app.services.availability import depends_on_domain
 from app.services.catalogue import get_content, load_episodes
 from app.services.player_context import Viewer, availability_of
 
@@ -27,18 +29,24 @@ blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes 
 
 @blp.route("/contents/<int:content_id>")
 @blp.etag
-@blp.response(200, ContentSchema)
+@blp.response(200, ContentSchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
+@shareable(vary=PERSONAL_HEADERS)
 def get_content_by_id(content_id: int) -> Any:
-    return get_content(content_id)
+    content = get_content(content_id)
+    share()
+    return content
 
 
 @blp.route("/contents/<int:content_id>/seasons")
 @blp.etag
-@blp.response(200, SeasonSchema(many=True))
+@blp.response(200, SeasonSchema(many=True), headers=SHARED_HEADERS)
 @answers(blp, 404)
+@shareable(vary=PERSONAL_HEADERS)
 def get_seasons(content_id: int) -> Any:
-    return get_content(content_id).seasons
+    seasons = get_content(content_id).seasons
+    share()
+    return seasons
 
 
 class PlayableEpisode:
@@ -56,25 +64,33 @@ class PlayableEpisode:
 @blp.route("/episodes")
 @blp.etag
 @blp.arguments(EpisodesQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, EpisodeSchema(many=True), headers={"Cache-Control": {"description": "private: per viewer"}})
+@blp.response(200, EpisodeSchema(many=True), headers=SHARED_HEADERS)
 @answers(blp, 404, 422)
+@shareable(vary=PERSONAL_HEADERS)
 def get_episodes(content_id: int) -> Any:
     """The content's episodes in play order; their media addresses only for a viewer the title may play for (the
-    country, and the embedding page's domain from Referer), signed."""
+    country, and the embedding page's domain from Referer), signed. Shared by everyone in a country unless the title
+    has domain rules."""
     content = get_content(content_id)
     viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer))
-    playable = availability_of(content.availability_rules, viewer).available
+    rules = [(rule.kind, rule.value) for rule in content.availability_rules]
+    playable = availability_of(rules, viewer).available
     episodes = [PlayableEpisode(e, sign_address(e.master_file_path, viewer.country) if playable else None)
                 for e in load_episodes(content_id)]
-    return episodes, {"Cache-Control": "private, no-cache"}
+    if not depends_on_domain(rules):
+        share()
+    return episodes
 
 
 @blp.route("/contents/<int:content_id>/available")
 @blp.arguments(AvailabilityQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, AvailabilitySchema)
+@blp.response(200, AvailabilitySchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
+@shareable(vary=PERSONAL_HEADERS)
 def get_available(content_id: int, domain: str | None) -> Any:
     """Whether the content plays for this viewer's country on the page at ``domain`` (an address or a host)."""
     content = get_content(content_id)
-    verdict = availability_of(content.availability_rules, Viewer(country=viewer_country(), domain=domain_of(domain)))
+    rules = [(rule.kind, rule.value) for rule in content.availability_rules]
+    verdict = availability_of(rules, Viewer(country=viewer_country(), domain=domain_of(domain)))
+    share()
     return {"available": verdict.available}

@@ -31,3 +31,13 @@ def answers(blp: Blueprint, *statuses: int, body: bool = False) -> Callable[[Any
         return view
 
     return decorate
+
+
+# The catalogue's reads are shared responses (app/http/shared.py): what their Cache-Control says.
+SHARED_HEADERS = {
+    "Cache-Control": {
+        "description": "public with s-maxage and stale-while-revalidate when the answer is the same for every "
+        "anonymous viewer of this address in this country; private otherwise",
+        "schema": {"type": "string"},
+    },
+}

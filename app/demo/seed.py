@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete, func, select, text
 
+from app.caching import invalidate_catalogue
 from app.demo.catalogue import CONTENTS, TITLE_BY_SLUG, DemoContent
 from app.extensions import db
 from app.models import AvailabilityRule, Content, ContentType, Country, Episode, Language, RuleKind, Season
@@ -34,6 +35,7 @@ def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
         db.session.add(_content(demo, types, countries, languages, media))
     db.session.commit()
     advance_sequences()
+    invalidate_catalogue()  # pages and reads kept from the catalogue before are stale (app/caching.py)
     return True
 
 

@@ -38,6 +38,11 @@ class Manifest:
         except KeyError:
             raise AssetsNotBuilt(f"no entry {name!r} in {self.build_dir / 'meta.json'}") from None
 
+    def version(self) -> str:
+        """The build's identity (its manifest's modification time): what a kept page was made with."""
+        self._reload()
+        return repr(self._mtime)
+
     def inline_css(self, name: str) -> Markup:
         """The text of the CSS entry ``static_src/<name>`` for a ``<style>`` tag: the shell's critical styles, so the
         first paint waits for no stylesheet request. It is our own build output, never data."""

@@ -61,12 +61,12 @@ def parse_origin_list(raw: str) -> tuple[str, ...]:
     return tuple(origins)
 
 
-def parent_origin(origin_param: str | None, referrer: str | None, allowed: Collection[str]) -> str | None:
-    """The embedding page's origin: the ``origin`` parameter when it is allow-listed, else the Referer's, else None."""
+def parent_origin(origin_param: str | None, allowed: Collection[str]) -> str | None:
+    """The embedding page's origin as the server knows it: the ``origin`` parameter when it is allow-listed, else None
+    (then the player asks the browser: static_src/embed/bridge.ts). Never the Referer: the page would then differ per
+    embedding site, and no shared cache could keep it."""
     claimed = origin_of(origin_param)
-    if claimed is not None and claimed in allowed:
-        return claimed
-    return origin_of(referrer)
+    return claimed if claimed is not None and claimed in allowed else None
 
 
 def domain_of(address: str | None) -> str | None:

@@ -1,17 +1,50 @@
-"""The player page's JSON blob (spec §3 "Player context"): what the front end mounts from, read by
-static_src/context.ts. The resolved context (app/services/player_context.py) dumped through the catalogue's
-schemas, the viewer's options from the query, and the runtime configuration (spec §1)."""
+"""The player page's context (spec §3 "Player context"): the content's snapshot (app/player/snapshot.py), the decisions
+made for this viewer (app/services/player_context.py), and the JSON blob the front end mounts from (read by
+static_src/context.ts): the snapshot's dumps with this viewer's part, the viewer's options from the query, and the
+runtime configuration (spec §1)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, request, url_for
 
 from app.http.media import sign_address
 from app.http.origins import parent_origin, parse_origin_list
-from app.schemas.catalogue import ContentSchema, SeasonSchema, dump_episodes
-from app.services.player_context import PlayerContext
+from app.player.snapshot import ContentSnapshot, content_snapshot
+from app.services.params import PlayerParams
+from app.services.player_context import Decision, Viewer, decide
+
+
+@dataclass(frozen=True)
+class PlayerContext:
+    params: PlayerParams
+    viewer: Viewer
+    content: ContentSnapshot
+    decision: Decision
+
+    @property
+    def available(self) -> bool:
+        return self.decision.available
+
+    @property
+    def verdict(self) -> Any:
+        return self.decision.verdict
+
+    @property
+    def episode(self) -> dict[str, Any] | None:
+        """The dumped episode the player opens (the template reads its order, title and season)."""
+        return next((e for e in self.content.episodes if e["id"] == self.decision.episode_id), None)
+
+
+def resolve_player_context(params: PlayerParams, viewer: Viewer) -> PlayerContext | None:
+    """None when no such content exists; otherwise the context, available or not."""
+    snapshot = content_snapshot(params.movie_id)
+    if snapshot is None:
+        return None
+    decision = decide(snapshot.places, snapshot.rules, params, viewer)
+    return PlayerContext(params=params, viewer=viewer, content=snapshot, decision=decision)
 
 
 def master_json_url(data: dict[str, Any]) -> str | None:
@@ -33,34 +66,35 @@ def runtime_config() -> dict[str, Any]:
         "widgetAssetsPath": config["WIDGET_ASSETS_PATH"],
         "statisticsFunction": config["STATISTICS_FUNCTION"],  # analytics (spec §7); "" sends none
         "placeholderUrl": url_for("assets.clip", filename="not-available.mp4"),
-        # The embedding page's origin (spec §7): the allow-listed `origin` parameter, else the Referer's; the parent
-        # bridge posts only there and takes commands only from there (static_src/embed/bridge.ts).
-        "parentOrigin": parent_origin(
-            request.args.get("origin"), request.referrer, parse_origin_list(config["PUBLISHER_ORIGINS"])
-        ),
+        # The embedding page's origin (spec §7) when the address names an allow-listed one (`origin`); else the player
+        # asks the browser (static_src/embed/bridge.ts), so that the page is the same on every site that embeds it.
+        # The parent bridge posts only there and takes commands only from there.
+        "parentOrigin": parent_origin(request.args.get("origin"), parse_origin_list(config["PUBLISHER_ORIGINS"])),
     }
     if config["PLAYER_TEST_TIMINGS"]:  # the test suite's shorter waits (app/config.py); never set in production
         runtime["timings"] = config["PLAYER_TEST_TIMINGS"]
     return runtime
 
 
-def playable_episodes(episodes: list[dict[str, Any]], available: bool, country: str | None) -> list[dict[str, Any]]:
-    """Dumped episodes whose media addresses are signed for this viewer, or withheld when the title may not play for
-    them: no page or API answer carries a blocked title's address (app/http/media.py)."""
-    for episode in episodes:
-        path = episode["m3u8MasterFilePath"]
-        episode["m3u8MasterFilePath"] = sign_address(path, country) if available else None
-    return episodes
+def viewers_episodes(ctx: PlayerContext) -> list[dict[str, Any]]:
+    """The snapshot's episodes (copies: the snapshot is shared) with this viewer's part: whether they finished each,
+    and its media address signed for them, or withheld when the title may not play for them (no page or API answer
+    carries a blocked title's address: app/http/media.py)."""
+    completed, available, country = ctx.viewer.completed, ctx.available, ctx.viewer.country
+    return [
+        {**episode, "isCompleted": episode["id"] in completed,
+         "m3u8MasterFilePath": sign_address(episode["m3u8MasterFilePath"], country) if available else None}
+        for episode in ctx.content.episodes
+    ]
 
 
 def context_blob(ctx: PlayerContext) -> dict[str, Any]:
     params = ctx.params
-    episodes = dump_episodes(ctx.episodes, ctx.viewer.completed)
     return {
-        "content": ContentSchema().dump(ctx.content),
-        "seasons": SeasonSchema(many=True).dump(ctx.content.seasons),
-        "episodes": playable_episodes(episodes, ctx.available, ctx.viewer.country),
-        "episodeId": ctx.episode.id if ctx.episode else None,
+        "content": ctx.content.content,
+        "seasons": ctx.content.seasons,
+        "episodes": viewers_episodes(ctx),
+        "episodeId": ctx.decision.episode_id,
         "episodeTime": params.episode_time,
         "timeCode": params.time_code,
         "isEnabledShare": params.enabled_share,

@@ -8,19 +8,20 @@ from typing import Any
 from flask import Blueprint, current_app, g, render_template, request
 from markupsafe import Markup
 from sqlalchemy import select
-from werkzeug.wrappers import Response
 
 from app import texts
 from app.config import PROJECT_ROOT
+from app.database import UNAVAILABLE
 from app.errors import error_screen
 from app.extensions import db
 from app.http.origins import domain_of, framed_navigation, origin_of, parse_origin_list
+from app.http.shared import share, shareable
 from app.http.viewer import viewer_country, viewer_key_from_cookie
 from app.models import Content
-from app.player.context import context_blob, master_json_url
-from app.services.availability import Verdict, allowed_domains
+from app.player.context import context_blob, master_json_url, resolve_player_context
+from app.services.availability import Verdict, allowed_domains, depends_on_domain
 from app.services.params import InvalidMovieId, MissingMovieId, parse_player_params
-from app.services.player_context import Viewer, resolve_player_context
+from app.services.player_context import Viewer
 from app.services.progress import completed_episode_ids
 
 bp = Blueprint("player", __name__)
@@ -28,7 +29,10 @@ SHELL_CSS = "styles/shell.css"  # the shell's styles, inline in every player pag
 
 
 @bp.get("/")
+@shareable()
 def player() -> Any:
+    """The page. For a viewer without the device_fp cookie and a title without domain rules it is the same for everyone
+    who asks for this address from this country: a shared response (app/http/shared.py), kept here and by CDNs."""
     try:
         params = parse_player_params(request.args)
     except MissingMovieId:
@@ -37,7 +41,7 @@ def player() -> Any:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
 
     key = viewer_key_from_cookie()
-    completed = completed_episode_ids(key, params.movie_id) if key else frozenset()
+    completed = viewers_completed(key, params.movie_id) if key else frozenset()
     # The embedding page is the one the browser names for a frame it loads us into (a Referer on a top-level load, or
     # from a script, names nothing that embeds us); disable_checking_available is taken from a trusted publisher only
     # (PUBLISHER_ORIGINS), and never lifts a country block (README "Licences").
@@ -48,8 +52,11 @@ def player() -> Any:
     ctx = resolve_player_context(params, viewer)
     if ctx is None:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
+    rules = ctx.content.rules
     if not viewer.skip_domain_check:  # a domain licence: browsers let only its sites frame the page (app/http/csp.py)
-        g.licensed_domains = allowed_domains((rule.kind, rule.value) for rule in ctx.content.availability_rules)
+        g.licensed_domains = allowed_domains(rules)
+    if key is None and not depends_on_domain(rules):
+        share()
     data = context_blob(ctx)
     if ctx.verdict is Verdict.BLOCKED_DOMAIN:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 403, context=data)
@@ -59,14 +66,15 @@ def player() -> Any:
     return render_template("player/player.html", ctx=ctx, data=data, master_url=master_json_url(data)), status
 
 
-@bp.after_request
-def vary_on_viewer(response: Response) -> Response:
-    """The page depends on the viewer's device_fp cookie (completed episodes) and on the Referer (the embedding
-    domain's availability, the parent origin): a cache must key on them."""
-    if request.endpoint == "player.player":
-        response.vary.add("Cookie")
-        response.vary.add("Referer")
-    return response
+def viewers_completed(key: str, content_id: int) -> frozenset[int]:
+    """The episodes this viewer finished (episode choice rule 3); none while the database is unreachable: the page,
+    from the content's snapshot, still plays (its first unfinished episode is then its first)."""
+    try:
+        return completed_episode_ids(key, content_id)
+    except UNAVAILABLE:
+        current_app.logger.warning("the database is unreachable: the page chooses the episode without the history")
+        db.session.rollback()
+        return frozenset()
 
 
 @bp.get("/demo")

@@ -28,13 +28,19 @@ def _domain_matches(host: str, rule: str) -> bool:
     return host == rule or host.endswith("." + rule)
 
 
-def allowed_domains(rules: Iterable[tuple[RuleKind, str]]) -> list[str]:
+def allowed_domains(rules: Iterable[tuple[RuleKind | str, str]]) -> list[str]:
     """The domains a content is licensed to be embedded on; empty when any site may embed it."""
     return sorted({value.strip().lower() for kind, value in rules if RuleKind(kind) is RuleKind.ALLOW_DOMAIN})
 
 
+def depends_on_domain(rules: Iterable[tuple[RuleKind | str, str]]) -> bool:
+    """Whether the embedding page's domain changes the verdict (any domain rule): then no answer is the same for
+    everyone."""
+    return any(RuleKind(kind) in (RuleKind.ALLOW_DOMAIN, RuleKind.BLOCK_DOMAIN) for kind, _ in rules)
+
+
 def check_availability(
-    rules: Iterable[tuple[RuleKind, str]], *, country: str | None, domain: str | None, check_domain: bool = True
+    rules: Iterable[tuple[RuleKind | str, str]], *, country: str | None, domain: str | None, check_domain: bool = True
 ) -> Verdict:
     """The country rules always apply; the domain rules unless ``check_domain`` is off (a trusted publisher asked)."""
     allowed_countries: set[str] = set()

@@ -1,16 +1,19 @@
-"""Everything the player page needs, resolved on the server in three queries (spec §3 "Player context"): the
-content, its episodes, the episode to open (spec §2) and whether it may play for this viewer (spec §4). The page
-turns it into its JSON blob (app/player/context.py)."""
+"""The decisions behind the player page (spec §3 "Player context"): the episode to open (spec §2) and whether the
+content may play for this viewer (spec §4), made on plain facts about the content (its episodes' places and its
+availability rules), which the page keeps in a cached snapshot (app/player/snapshot.py); the viewer's part is their
+country, the embedding domain and the episodes they finished."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from app.models import AvailabilityRule, Content, Episode
+from app.models import RuleKind
 from app.services.availability import Verdict, check_availability
-from app.services.catalogue import episode_ref, load_content, load_episodes
-from app.services.episodes import choose_episode
+from app.services.episodes import EpisodeRef, choose_episode
 from app.services.params import PlayerParams
+
+Rule = tuple[RuleKind | str, str]
 
 
 @dataclass(frozen=True)
@@ -22,12 +25,8 @@ class Viewer:
 
 
 @dataclass(frozen=True)
-class PlayerContext:
-    params: PlayerParams
-    viewer: Viewer
-    content: Content
-    episodes: list[Episode]  # in play order
-    episode: Episode | None  # the one the player opens
+class Decision:
+    episode_id: int | None  # the episode the player opens
     verdict: Verdict
 
     @property
@@ -35,28 +34,15 @@ class PlayerContext:
         return self.verdict.available
 
 
-
-def availability_of(rules: list[AvailabilityRule], viewer: Viewer) -> Verdict:
-    return check_availability(((r.kind, r.value) for r in rules), country=viewer.country, domain=viewer.domain,
+def availability_of(rules: Iterable[Rule], viewer: Viewer) -> Verdict:
+    return check_availability(rules, country=viewer.country, domain=viewer.domain,
                               check_domain=not viewer.skip_domain_check)
 
 
-def resolve_player_context(params: PlayerParams, viewer: Viewer) -> PlayerContext | None:
-    """None when no such content exists; otherwise the context, available or not."""
-    content = load_content(params.movie_id)
-    if content is None:
-        return None
-    episodes = load_episodes(content.id)
-    chosen_ref = choose_episode(
-        [episode_ref(e) for e in episodes],
-        episode_id=params.episode_id,
-        season=params.season,
-        episode=params.episode,
-        completed=viewer.completed,
-    )
-    chosen = next((e for e in episodes if chosen_ref and e.id == chosen_ref.id), None)
-    # spec §4 lets the embed disable the check; here it never lifts a country block, and lifts the domain check only
-    # for a trusted publisher, which the caller decides (viewer.skip_domain_check): README "Licences"
-    verdict = availability_of(content.availability_rules, viewer)
-    return PlayerContext(params=params, viewer=viewer, content=content, episodes=episodes, episode=chosen,
-                         verdict=verdict)
+def decide(episodes: Sequence[EpisodeRef], rules: Iterable[Rule], params: PlayerParams, viewer: Viewer) -> Decision:
+    """``episodes`` in play order. spec §4 lets the embed disable the availability check; here it never lifts a
+    country block, and lifts the domain check only for a trusted publisher, which the caller decides
+    (viewer.skip_domain_check): README "Licences"."""
+    chosen = choose_episode(episodes, episode_id=params.episode_id, season=params.season, episode=params.episode,
+                            completed=viewer.completed)
+    return Decision(episode_id=chosen.id if chosen else None, verdict=availability_of(rules, viewer))

@@ -9,12 +9,17 @@ const PUBLISHER = 'https://publisher.example';
 type MessageListener = (event: MessageEvent) => void;
 
 /** A plain-object window: framed (its parent is another object) unless `framed` is false. */
-function fakeFrame({ framed = true, ancestorOrigins }: { framed?: boolean; ancestorOrigins?: string[] } = {}) {
+function fakeFrame({
+  framed = true,
+  ancestorOrigins,
+  referrer = '',
+}: { framed?: boolean; ancestorOrigins?: string[]; referrer?: string } = {}) {
   const postMessage = jest.fn();
   const parent = { postMessage };
   const listeners = new Set<MessageListener>();
   const win: Record<string, unknown> = {
     location: ancestorOrigins ? { ancestorOrigins } : {},
+    document: { referrer },
     addEventListener: (type: string, listener: MessageListener) => type === 'message' && listeners.add(listener),
     removeEventListener: (_type: string, listener: MessageListener) => listeners.delete(listener),
   };
@@ -67,6 +72,16 @@ describe('parentOrigin', () => {
     expect(parentOrigin(null, fakeFrame({ ancestorOrigins: ['null'] }).win)).toBeNull();
     expect(parentOrigin(null, fakeFrame({ ancestorOrigins: [] }).win)).toBeNull();
     expect(parentOrigin(null, fakeFrame().win)).toBeNull();
+  });
+
+  it("takes the referrer's origin in a browser without an ancestor list (Firefox), http(s) only", () => {
+    expect(parentOrigin(null, fakeFrame({ referrer: `${PUBLISHER}/films/1?x=1` }).win)).toBe(PUBLISHER);
+    expect(parentOrigin(null, fakeFrame({ referrer: 'data:text/html,x' }).win)).toBeNull();
+    expect(parentOrigin(null, fakeFrame({ referrer: 'not an address' }).win)).toBeNull();
+    // the ancestor list, where there is one, outranks the referrer (a frame may have navigated itself since)
+    const both = fakeFrame({ ancestorOrigins: ['https://top.example'], referrer: `${PUBLISHER}/page` });
+    expect(parentOrigin(null, both.win)).toBe('https://top.example');
+    expect(parentOrigin(null, fakeFrame({ ancestorOrigins: ['null'], referrer: `${PUBLISHER}/page` }).win)).toBeNull();
   });
 
   it("reads jsdom's real window, which is not framed, as null", () => {

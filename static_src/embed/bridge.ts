@@ -17,16 +17,30 @@ export interface BridgeTarget {
   selectEpisode(id: number, play?: boolean): Promise<boolean>;
 }
 
+/** The origin of an http(s) address, or null. */
+function httpOrigin(address: string | undefined): string | null {
+  if (!address) return null;
+  try {
+    const url = new URL(address);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The embedding page's origin: the server's (`config.parentOrigin`: the allow-listed `origin` parameter, else the
- * Referer's) whenever it has one; only without one the browser's ancestor list (Chromium, Safari), which no page can
- * forge. Null outside a frame, or when neither knows (Firefox with a no-referrer parent): then no bridge at all.
+ * The embedding page's origin: the server's (`config.parentOrigin`: the allow-listed `origin` parameter of the
+ * address) whenever it has one; else the browser's ancestor list (Chromium, Safari), which no page can forge; else the
+ * document's referrer (Firefox), which the browser sets from the page that loaded the frame. The server does not read
+ * the Referer for this, so that the page is the same on every embedding site and a cache may keep it. Null outside a
+ * frame, or when nothing says (a sandboxed or no-referrer parent): then no bridge at all.
  */
 export function parentOrigin(serverOrigin: string | null, win: Window = window): string | null {
   if (win.parent === win) return null;
   if (serverOrigin) return serverOrigin;
-  const ancestor = win.location.ancestorOrigins?.[0];
-  return ancestor && ancestor !== 'null' ? ancestor : null;
+  const ancestors = win.location.ancestorOrigins;
+  if (ancestors) return ancestors.length > 0 ? httpOrigin(ancestors[0]) : null;
+  return httpOrigin(win.document?.referrer);
 }
 
 /** True for at most `max` calls in each `windowMs` window (no timer: nothing to tear down). */

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app import create_app
+from app.caching import invalidate_catalogue
 from app.config import Settings
 from app.demo.seed import seed_demo
 from app.extensions import db
@@ -14,10 +15,11 @@ from tests.conftest import empty_tables
 
 def test_the_player_gets_the_configured_statistics_function(app, client, demo_catalogue):
     assert page_context(client.get("/?movie_id=1"))["config"]["statisticsFunction"] == "sendStatistics"  # the default
-    app.config["STATISTICS_FUNCTION"] = "publisherStats"
-    assert page_context(client.get("/?movie_id=1"))["config"]["statisticsFunction"] == "publisherStats"
-    app.config["STATISTICS_FUNCTION"] = ""
-    assert page_context(client.get("/?movie_id=1"))["config"]["statisticsFunction"] == ""  # no analytics at all
+    for name in ("publisherStats", ""):  # "": no analytics at all
+        app.config["STATISTICS_FUNCTION"] = name
+        with app.app_context():
+            invalidate_catalogue()  # the configuration is read at start; changed under a running app, kept pages go
+        assert page_context(client.get("/?movie_id=1"))["config"]["statisticsFunction"] == name
 
 
 @pytest.mark.parametrize("name", ["sendStatistics", "_stats", "$track", "ga4_send2", ""])

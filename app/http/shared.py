@@ -1,0 +1,127 @@
+"""Shared responses: what every anonymous viewer of one address in one country gets, made once and kept.
+
+A view marked ``@shareable`` says per response, with ``share()``, that this response is the same for every viewer
+who sends none of the personal credentials (the device_fp or authToken cookie, the X-Session-Context or Authorization
+header) and asks for the same address from the same country (the embed page of a title without domain rules; the
+catalogue's reads). Such a response:
+
+* is kept here (app/caching.py: Redis, else in-process) for ``SHARED_CACHE_SECONDS``, compressed as sent, under the
+  address, the viewer's country, the compression the client takes, the catalogue's generation and the front end's
+  build (the configuration is read at start: a deployment that changes it restarts with a new build), and the next such
+  request is answered from it without running the view (the request id, the security headers and the conditional
+  answer are still this request's own);
+* says so to every cache on the way: ``Cache-Control: public, max-age=0, s-maxage=…, stale-while-revalidate=…``, an
+  ETag, and ``Vary`` on what changes it (Accept-Encoding, the personal cookie or headers, the country header).
+
+Every other response of such a view (a viewer with credentials, a title licensed to some domains only) is
+``private, max-age=0``. README "Caching" says what a CDN must key on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from flask import Flask, current_app, g, request
+from flask_compress.flask_compress import _choose_algorithm
+from werkzeug.wrappers import Response
+
+from app.caching import store
+from app.http.viewer import viewer_country
+
+View = TypeVar("View", bound=Callable[..., Any])
+PERSONAL_COOKIES = ("device_fp", "authToken", "refreshToken")
+PERSONAL_HEADERS = ("Authorization", "X-Session-Context")
+NOT_KEPT = ("X-Request-Id", "Date", "Server", "Set-Cookie", "Content-Length")
+
+
+def shareable(vary: Sequence[str] = ()) -> Callable[[View], View]:
+    """Marks a view whose responses may be shared; ``vary``: the request headers that make a response personal
+    (added to Vary along with Accept-Encoding and the country header)."""
+
+    def mark(view: View) -> View:
+        view.shared_vary = tuple(vary)  # type: ignore[attr-defined]  # copied onto wrappers by functools.wraps
+        return view
+
+    return mark
+
+
+def share() -> None:
+    """This request's response is the same for every anonymous viewer of its address in its country."""
+    g.share_response = True
+
+
+def _vary_of_view() -> tuple[str, ...] | None:
+    view = current_app.view_functions.get(request.endpoint or "")
+    return getattr(view, "shared_vary", None)
+
+
+def anonymous() -> bool:
+    return not any(name in request.cookies for name in PERSONAL_COOKIES) and not any(
+        name in request.headers for name in PERSONAL_HEADERS
+    )
+
+
+def _key() -> str:
+    from app.extensions import compress
+
+    encoding = _choose_algorithm(compress.enabled_algorithms, request.headers.get("Accept-Encoding", "")) or "identity"
+    address = request.full_path if request.query_string else request.path
+    build = current_app.extensions["assets_manifest"].version()  # a new build's pages name new asset files
+    parts = f"{store().generation()}\n{build}\n{encoding}\n{viewer_country() or '-'}\n{request.host}\n{address}"
+    return "shared:" + hashlib.sha256(parts.encode()).hexdigest()
+
+
+def _seconds() -> int:
+    return int(current_app.config["SHARED_CACHE_SECONDS"])
+
+
+def answer_from_store() -> Response | None:
+    """Before the view: the kept response for this request, when there is one."""
+    if request.method not in ("GET", "HEAD") or _seconds() <= 0 or _vary_of_view() is None or not anonymous():
+        return None
+    g.shared_key = _key()
+    kept = store().get(g.shared_key)
+    if kept is None:
+        return None
+    status, headers, body = kept
+    response = current_app.response_class(body, status=status, headers=headers)
+    response.kept = True  # type: ignore[attr-defined]
+    return response.make_conditional(request)
+
+
+def keep_and_label(response: Response) -> Response:
+    """After the view and the compression: the headers that say who may keep it, and the copy kept here."""
+    vary = _vary_of_view()
+    if vary is None:
+        return response
+    if getattr(response, "kept", False):
+        return response
+    config = current_app.config
+    for name in ("Cookie", *vary, config["COUNTRY_HEADER"]):
+        response.vary.add(name)
+    shared = (g.get("share_response") and "shared_key" in g and response.status_code in (200, 451)
+              and "Set-Cookie" not in response.headers and not response.is_streamed)
+    if not shared:
+        response.headers.setdefault("Cache-Control", "private, max-age=0")
+        return response
+    response.headers["Cache-Control"] = (
+        f"public, max-age=0, s-maxage={_seconds()}, stale-while-revalidate={int(config['SHARED_STALE_SECONDS'])}"
+    )
+    if not response.get_etag()[0]:
+        response.add_etag()
+    headers = [(name, value) for name, value in response.headers.items() if name not in NOT_KEPT]
+    store().set(g.shared_key, (response.status_code, headers, response.get_data()), _seconds())
+    return response.make_conditional(request)
+
+
+def register_keeping(app: Flask) -> None:
+    """Before compress.init_app: Flask runs after-request functions last-registered first, and the copy kept must be
+    the compressed one."""
+    app.after_request(keep_and_label)
+
+
+def register_answering(app: Flask) -> None:
+    """After the input limits: a kept answer is still one to a request they let through."""
+    app.before_request(answer_from_store)

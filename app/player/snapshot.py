@@ -1,0 +1,86 @@
+"""The catalogue's part of a player page, kept: a content, its seasons and its episodes as the page's JSON blob shows
+them, their places for the episode choice and the content's availability rules, as plain data in the cache
+(app/caching.py: Redis, else in-process) under the catalogue's generation for ``CATALOGUE_CACHE_SECONDS``.
+
+A page then costs the database nothing but the viewer's own part (the episodes they finished), and when the database
+is gone, the last snapshot of a content (kept a day beside it) still makes its page, so that a title already
+watched keeps playing through the outage: its media come from the media server, not from the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app
+
+from app.caching import store
+from app.database import UNAVAILABLE
+from app.schemas.catalogue import ContentSchema, SeasonSchema, dump_episodes
+from app.services.catalogue import episode_ref, load_content, load_episodes
+from app.services.episodes import EpisodeRef
+
+log = logging.getLogger(__name__)
+LAST_KNOWN_SECONDS = 86_400  # the copy an outage falls back to
+
+
+@dataclass(frozen=True)
+class ContentSnapshot:
+    id: int
+    title: str
+    poster_url: str | None
+    has_multiple_episodes: bool
+    content: dict[str, Any]  # ContentSchema's dump
+    seasons: list[dict[str, Any]]  # SeasonSchema's dumps
+    episodes: list[dict[str, Any]]  # EpisodeSchema's dumps, in play order, isCompleted false, addresses unsigned
+    places: tuple[EpisodeRef, ...]  # the same episodes, for the choice of the one to open
+    rules: tuple[tuple[str, str], ...]  # (RuleKind value, value)
+
+
+def _fresh_key(content_id: int) -> str:
+    return f"snapshot:{store().generation()}:{content_id}"
+
+
+def _last_key(content_id: int) -> str:
+    return f"snapshot:last:{content_id}"
+
+
+def _build(content_id: int) -> ContentSnapshot | None:
+    content = load_content(content_id)
+    if content is None:
+        return None
+    episodes = load_episodes(content.id)
+    return ContentSnapshot(
+        id=content.id,
+        title=content.title,
+        poster_url=content.poster_url,
+        has_multiple_episodes=content.has_multiple_episodes,
+        content=ContentSchema().dump(content),
+        seasons=SeasonSchema(many=True).dump(content.seasons),
+        episodes=dump_episodes(episodes),
+        places=tuple(episode_ref(e) for e in episodes),
+        rules=tuple((rule.kind.value, rule.value) for rule in content.availability_rules),
+    )
+
+
+def content_snapshot(content_id: int) -> ContentSnapshot | None:
+    """The content's snapshot, from the cache or made now; None when there is no such content. With the database
+    unreachable, the last snapshot made of it, if there is one (else the failure goes on to app/errors.py)."""
+    cache = store()
+    kept = cache.get(_fresh_key(content_id))
+    if kept is not None:
+        return kept
+    try:
+        snapshot = _build(content_id)
+    except UNAVAILABLE:
+        last = cache.get(_last_key(content_id))
+        if last is None:
+            raise
+        log.warning("the database is unreachable: content %s from its last snapshot", content_id)
+        return last
+    if snapshot is not None:  # a missing id is not kept: random ids must not fill the cache
+        seconds = int(current_app.config["CATALOGUE_CACHE_SECONDS"])
+        cache.set(_fresh_key(content_id), snapshot, seconds)
+        cache.set(_last_key(content_id), snapshot, LAST_KNOWN_SECONDS)
+    return snapshot

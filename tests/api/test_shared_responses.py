@@ -1,0 +1,138 @@
+"""Shared responses (app/http/shared.py): the embed page and the catalogue's reads, as every anonymous viewer of one
+address in one country gets them, are made once, kept, and labelled for CDNs; nothing personal is ever shared."""
+
+from __future__ import annotations
+
+import brotli
+import pytest
+
+from app.caching import invalidate_catalogue
+from app.extensions import db
+from app.http.viewer import FINGERPRINT_COOKIE
+from app.models import Content
+from tests.api.test_player_page import page_context
+from tests.conftest import signed_identity
+
+FILM, SERIES, DOMAIN_LICENSED = 1, 2, 5
+SHARED = "public, max-age=0, s-maxage=60, stale-while-revalidate=300"
+
+
+@pytest.fixture
+def views_run(monkeypatch):
+    """Counts the page's and the API's resolutions: a response from the store runs neither."""
+    import app.api.catalogue as api
+    import app.player.views as views
+
+    calls: list[str] = []
+    for module, name in ((views, "resolve_player_context"), (api, "get_content")):
+        original = getattr(module, name)
+
+        def counting(*args, _original=original, _name=name, **kwargs):
+            calls.append(_name)
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counting)
+    return calls
+
+
+def vary_of(response) -> set[str]:
+    return {part.strip().lower() for part in response.headers.get("Vary", "").split(",") if part.strip()}
+
+
+def test_a_first_time_viewers_page_is_shared_and_says_so(client, demo_catalogue, views_run):
+    first = client.get(f"/?movie_id={FILM}", headers={"Accept-Encoding": "br"})
+    assert first.status_code == 200
+    assert first.headers["Cache-Control"] == SHARED
+    assert vary_of(first) == {"accept-encoding", "cookie", "x-viewer-country"}  # never Referer
+    assert first.headers["ETag"]
+    second = client.get(f"/?movie_id={FILM}", headers={"Accept-Encoding": "br"})
+    assert views_run == ["resolve_player_context"]  # the second came from the store
+    assert second.get_data() == first.get_data() and second.headers["Content-Encoding"] == "br"
+    assert second.headers["ETag"] == first.headers["ETag"]
+    assert second.headers["Content-Security-Policy"] == first.headers["Content-Security-Policy"]
+    assert second.headers["X-Request-Id"] != first.headers["X-Request-Id"]  # each request still its own
+    assert "<h1 class=\"player__title\">Долгая дорога домой</h1>" in brotli.decompress(second.get_data()).decode()
+
+
+def test_the_page_is_the_same_on_every_embedding_site(client, demo_catalogue, views_run):
+    pages = [client.get(f"/?movie_id={FILM}", headers={"Referer": site, "Sec-Fetch-Dest": "iframe"})
+             for site in ("https://one.example/a", "https://two.example/b", None)]
+    assert len({page.get_data() for page in pages}) == 1
+    assert page_context(pages[0])["config"]["parentOrigin"] is None  # the browser says it (static_src/embed/bridge.ts)
+    assert views_run == ["resolve_player_context"]
+
+
+def test_a_kept_page_answers_a_revalidation_with_304(client, demo_catalogue):
+    etag = client.get(f"/?movie_id={FILM}").headers["ETag"]
+    again = client.get(f"/?movie_id={FILM}", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.get_data() == b""
+
+
+def test_each_address_country_and_compression_is_kept_apart(behind_proxy, client, demo_catalogue, views_run):
+    client.get(f"/?movie_id={FILM}")
+    client.get(f"/?movie_id={FILM}&auto_play=1")  # another address
+    client.get(f"/?movie_id={FILM}", headers={"X-Viewer-Country": "de"})  # another country
+    client.get(f"/?movie_id={FILM}", headers={"Accept-Encoding": "gzip"})  # another encoding
+    assert len(views_run) == 4
+    client.get(f"/?movie_id={FILM}", headers={"X-Viewer-Country": "DE"})
+    assert len(views_run) == 4  # the same country, kept
+
+
+def test_a_viewer_with_the_device_cookie_gets_a_private_page_never_a_kept_one(app, client, demo_catalogue, views_run):
+    client.get(f"/?movie_id={SERIES}")
+    client.set_cookie(FINGERPRINT_COOKIE, signed_identity(app, "viewer-with-progress01"))
+    personal = client.get(f"/?movie_id={SERIES}")
+    assert personal.headers["Cache-Control"] == "private, max-age=0"
+    assert "cookie" in vary_of(personal)
+    assert views_run == ["resolve_player_context"] * 2
+    client.get(f"/?movie_id={SERIES}")
+    assert len(views_run) == 3  # never from the store, never into it
+
+
+def test_a_title_licensed_to_some_sites_is_never_shared(client, demo_catalogue, views_run):
+    for _ in range(2):
+        page = client.get(f"/?movie_id={DOMAIN_LICENSED}",
+                          headers={"Referer": "https://partner.example/x", "Sec-Fetch-Dest": "iframe"})
+        assert page.status_code == 200 and page.headers["Cache-Control"] == "private, max-age=0"
+    assert len(views_run) == 2
+
+
+def test_a_catalogue_change_reaches_the_next_request(app, client, demo_catalogue):
+    assert "Долгая дорога домой" in client.get(f"/?movie_id={FILM}").get_data(as_text=True)
+    with app.app_context():
+        db.session.get(Content, FILM).title = "Новое название"
+        db.session.commit()
+        assert "Долгая дорога домой" in client.get(f"/?movie_id={FILM}").get_data(as_text=True)  # kept, until told
+        invalidate_catalogue()
+    assert "Новое название" in client.get(f"/?movie_id={FILM}").get_data(as_text=True)
+
+
+def test_error_screens_are_not_kept(client, demo_catalogue, views_run):
+    for _ in range(2):
+        missing = client.get("/?movie_id=999999")
+        assert missing.status_code == 404 and missing.headers["Cache-Control"] == "private, max-age=0"
+    assert len(views_run) == 2
+
+
+def test_the_catalogue_reads_are_shared_for_anonymous_callers_only(client, demo_catalogue, views_run, viewer_headers):
+    for path in (f"/contents/{FILM}", f"/contents/{SERIES}/seasons", f"/episodes?content-id={SERIES}",
+                 f"/contents/{FILM}/available?domain=site.example"):
+        first = client.get(path)
+        assert first.status_code == 200 and first.headers["Cache-Control"] == SHARED, path
+        assert {"authorization", "x-session-context", "cookie", "accept-encoding"} <= vary_of(first), path
+        assert client.get(path).get_json() == first.get_json()
+        personal = client.get(path, headers=viewer_headers())
+        assert personal.headers["Cache-Control"].startswith("private"), path
+    assert len(views_run) == 8  # one made and kept per address, one per personal call
+
+
+def test_episodes_of_a_title_with_domain_rules_are_per_caller(client, demo_catalogue):
+    response = client.get(f"/episodes?content-id={DOMAIN_LICENSED}")
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "private, max-age=0"
+
+
+def test_nothing_is_kept_when_sharing_is_off(app, client, demo_catalogue, views_run):
+    app.config["SHARED_CACHE_SECONDS"] = 0
+    for _ in range(2):
+        assert client.get(f"/?movie_id={FILM}").headers["Cache-Control"] == "private, max-age=0"
+    assert len(views_run) == 2
