@@ -11,7 +11,6 @@ fail or to wait.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from typing import Any
@@ -21,7 +20,6 @@ from flask import Flask, current_app
 
 from app.database import Breaker
 
-log = logging.getLogger(__name__)
 GENERATION_KEY = "catalogue:generation"
 GENERATION_MEMO = 1.0  # seconds a process trusts the generation it last read
 
@@ -33,6 +31,7 @@ class ResilientCache:
         from app.extensions import cache
 
         self._shared = app.extensions["cache"][cache]  # the backend Flask-Caching made (after cache.init_app)
+        self._log = app.logger
         self._local = SimpleCache(threshold=2000, default_timeout=300)
         self._remote = app.config["CACHE_TYPE"] != "SimpleCache"
         self._breaker = Breaker(float(app.config["CACHE_RETRY_AFTER"]))
@@ -45,10 +44,15 @@ class ResilientCache:
                 return getattr(self._shared, method)(*args)
             except Exception as error:
                 if not self._breaker.open:
-                    log.warning("the cache (Redis) failed (%s: %s); this process uses its own cache for %s s",
+                    self._log.warning("the cache (Redis) failed (%s: %s); this process uses its own cache for %s s",
                                 type(error).__name__, error, self._breaker.seconds)
                 self._breaker.trip()
         return getattr(self._local, method)(*args)
+
+    @property
+    def failing(self) -> bool:
+        """Whether this process uses its own cache now, Redis having failed a moment ago."""
+        return self._remote and self._breaker.open
 
     def get(self, key: str) -> Any:
         return self._call("get", key)

@@ -119,6 +119,16 @@ def empty_tables() -> None:
     db.session.commit()
 
 
+def reconfigure(app: Flask, **values: object) -> None:
+    """Changes the configuration of a running application, as only a test does (a deployment restarts with it): what
+    it kept from the old one (app/http/shared.py) goes with it."""
+    from app.caching import invalidate_catalogue
+
+    app.config.update(values)
+    with app.app_context():
+        invalidate_catalogue()
+
+
 @pytest.fixture
 def behind_proxy(app: Flask) -> Flask:
     """The test client's requests (from 127.0.0.1) come through a trusted proxy, as behind the production nginx:

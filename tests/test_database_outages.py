@@ -1,12 +1,14 @@
 """The database gone, black-holed and back (app/database.py, app/errors.py), against this machine's PostgreSQL through
 a TCP proxy the test can switch to a black hole (it accepts and never answers). Every route answers within about
-2 s (the API 503 with Retry-After, the page the generic error screen), routes without the database are untouched,
-and the service recovers by itself when the database is back."""
+2 s: what was kept before the outage (shared responses, a title's snapshot) as before, a returning viewer's page from
+the snapshot, the rest with 503 and Retry-After (the API) or the generic error screen (the page); routes without the
+database are untouched, and the service recovers by itself when the database is back."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import threading
 import time
@@ -23,9 +25,10 @@ from sqlalchemy.engine import make_url
 from werkzeug.serving import make_server
 
 from app import create_app, texts
-from app.config import normalise_database_url
+from app.config import Settings, normalise_database_url
 from app.demo.seed import seed_demo
 from app.extensions import db
+from tests.conftest import signed_identity
 
 LOCAL_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 RETRY_AFTER = 2
@@ -93,7 +96,8 @@ def outage_app(tmp_path) -> Iterator[tuple[Flask, str, Proxy, sa.engine.URL]]:
     proxy = Proxy((server.host or "127.0.0.1", server.port or 5432))
     through_proxy = server.set(host="127.0.0.1", port=proxy.port, database=name)
     app = create_app({"TESTING": True, "DATABASE_URL": through_proxy.render_as_string(hide_password=False),
-                      "MEDIA_ROOT": str(tmp_path / "media"), "DB_RETRY_AFTER": RETRY_AFTER})
+                      "MEDIA_ROOT": Settings.from_env().MEDIA_ROOT,  # the demo media (make test makes them)
+                      "DB_RETRY_AFTER": RETRY_AFTER})
     with app.app_context():
         upgrade()
         seed_demo()
@@ -113,10 +117,11 @@ def outage_app(tmp_path) -> Iterator[tuple[Flask, str, Proxy, sa.engine.URL]]:
         admin.dispose()
 
 
-def get(url: str) -> tuple[int, dict[str, str], str, float]:
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str, float]:
     started = time.monotonic()
     try:
-        with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 - our loopback server
+        request = urllib.request.Request(url, headers=headers or {})  # noqa: S310 - our loopback server
+        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - our loopback server
             status, headers, body = response.status, dict(response.headers), response.read().decode()
     except urllib.error.HTTPError as error:
         status, headers, body = error.code, dict(error.headers), error.read().decode()
@@ -124,17 +129,27 @@ def get(url: str) -> tuple[int, dict[str, str], str, float]:
 
 
 def assert_unavailable(base: str, limit: float = 2.6) -> None:
-    status, headers, body, took = get(f"{base}/contents/1")
+    """What nothing kept can answer (a title nobody asked for yet): 503 in the error shape, the generic screen."""
+    status, headers, body, took = get(f"{base}/contents/2")
     assert status == 503 and took < limit, (status, took)
     assert headers["Retry-After"] == str(RETRY_AFTER) and '"code":"service_unavailable"' in body
-    status, headers, body, took = get(f"{base}/?movie_id=1")
+    status, headers, body, took = get(f"{base}/?movie_id=3")
     assert status == 503 and took < limit and texts.GENERIC_ERROR in body  # the spec's generic error screen
 
 
+def assert_kept_answers(base: str) -> None:
+    """What was asked for before the outage keeps answering, at once (app/http/shared.py, app/player/snapshot.py)."""
+    for path in ("/?movie_id=1", "/contents/1"):
+        status, _, _body, took = get(f"{base}{path}")
+        assert status == 200 and took < 1, (path, status, took)
+    assert "Долгая дорога домой" in get(f"{base}/?movie_id=1")[2]
+
+
 def recovered(base: str, seconds: float = 10) -> bool:
+    """A read nothing kept (content 4's): the database answers it again."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if get(f"{base}/contents/1")[0] == 200:
+        if get(f"{base}/contents/4")[0] == 200:
             return True
         time.sleep(0.2)
     return False
@@ -143,11 +158,20 @@ def recovered(base: str, seconds: float = 10) -> bool:
 def test_a_black_holed_database_costs_two_seconds_and_the_service_recovers(outage_app):
     _app, base, proxy, _ = outage_app
     assert get(f"{base}/contents/1")[0] == 200  # a pooled connection, through the proxy
+    assert get(f"{base}/?movie_id=1")[0] == 200
     proxy.black_hole = True
     assert_unavailable(base)
+    assert_kept_answers(base)
+    # a returning viewer's page too, from the title's snapshot (their history waits), and its film plays: the master
+    # JSON and the media need no database
+    cookie = {"Cookie": f"device_fp={signed_identity(_app, 'outage-viewer-00000001')}"}
+    status, headers, page, took = get(f"{base}/?movie_id=1", cookie)
+    assert status == 200 and took < 2.6 and headers["Cache-Control"] == "private, max-age=0"
+    master = re.search(r'"m3u8MasterFilePath": "([^"]+)"', page)
+    assert master and get(f"{base}{master.group(1)}")[0] == 200
     # while it lasts, sixteen viewers at once get their answers at once, and what needs no database is untouched
     with ThreadPoolExecutor(16) as pool:
-        answers = list(pool.map(get, [f"{base}/contents/{n}" for n in range(1, 17)]))
+        answers = list(pool.map(get, [f"{base}/contents/{n}" for n in range(6, 22)]))
     assert {status for status, *_ in answers} == {503} and max(took for *_, took in answers) < 2.6
     status, _, _, took = get(f"{base}/lib.js")
     assert status == 200 and took < 1
@@ -161,10 +185,12 @@ def test_a_black_holed_database_costs_two_seconds_and_the_service_recovers(outag
 def test_a_database_dropped_under_the_service_is_a_fast_503_and_one_put_back_serves_again(outage_app):
     app, base, _, database = outage_app
     assert get(f"{base}/?movie_id=1")[0] == 200
+    assert get(f"{base}/contents/1")[0] == 200
     admin = sa.create_engine(database.set(database="postgres"), isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(sa.text(f'DROP DATABASE "{database.database}" WITH (FORCE)'))
     assert_unavailable(base)
+    assert_kept_answers(base)
     with admin.connect() as connection:
         connection.execute(sa.text(f'CREATE DATABASE "{database.database}"'))
     admin.dispose()

@@ -5,20 +5,17 @@ from __future__ import annotations
 import pytest
 
 from app import create_app
-from app.caching import invalidate_catalogue
 from app.config import Settings
 from app.demo.seed import seed_demo
 from app.extensions import db
 from tests.api.test_player_page import page_context
-from tests.conftest import empty_tables
+from tests.conftest import empty_tables, reconfigure
 
 
 def test_the_player_gets_the_configured_statistics_function(app, client, demo_catalogue):
     assert page_context(client.get("/?movie_id=1"))["config"]["statisticsFunction"] == "sendStatistics"  # the default
     for name in ("publisherStats", ""):  # "": no analytics at all
-        app.config["STATISTICS_FUNCTION"] = name
-        with app.app_context():
-            invalidate_catalogue()  # the configuration is read at start; changed under a running app, kept pages go
+        reconfigure(app, STATISTICS_FUNCTION=name)
         assert page_context(client.get("/?movie_id=1"))["config"]["statisticsFunction"] == name
 
 

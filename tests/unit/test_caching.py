@@ -1,0 +1,79 @@
+"""The cache that never fails a request (app/caching.py): a cache server that fails is replaced by the process's
+own cache for a while, then tried again; the catalogue's generation moves forward and is seen at once here."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from flask import Flask
+
+from app.caching import ResilientCache
+
+
+class Flaky:
+    """A cache server (a unit test's stand-in for Redis) that fails while ``down``."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.data: dict[str, object] = {}
+        self.calls = 0
+
+    def get(self, key: str) -> object:
+        self.calls += 1
+        if self.down:
+            raise ConnectionError("Redis is gone")
+        return self.data.get(key)
+
+    def set(self, key: str, value: object, timeout: int) -> None:
+        self.calls += 1
+        if self.down:
+            raise ConnectionError("Redis is gone")
+        self.data[key] = value
+
+    def delete(self, key: str) -> None:
+        self.data.pop(key, None)
+
+
+@pytest.fixture
+def cache(monkeypatch) -> tuple[ResilientCache, Flaky]:
+    app = Flask(__name__)
+    app.config.update(CACHE_TYPE="RedisCache", CACHE_RETRY_AFTER=5)
+    flaky = Flaky()
+    from app.extensions import cache as flask_cache
+
+    app.extensions["cache"] = {flask_cache: flaky}
+    return ResilientCache(app), flaky
+
+
+def test_values_go_to_the_cache_server_while_it_answers(cache):
+    resilient, server = cache
+    resilient.set("k", 1, 60)
+    assert server.data == {"k": 1} and resilient.get("k") == 1
+
+
+def test_a_failing_server_is_replaced_by_the_local_cache_then_tried_again(cache, monkeypatch, caplog):
+    resilient, server = cache
+    clock = [1000.0]
+    monkeypatch.setattr("app.database.time.monotonic", lambda: clock[0])
+    server.down = True
+    with caplog.at_level(logging.WARNING):
+        resilient.set("k", "local", 60)
+        assert resilient.get("k") == "local"  # from the process's own cache
+    assert [r.getMessage() for r in caplog.records if "uses its own cache for 5.0 s" in r.getMessage()]
+    assert resilient.failing
+    calls = server.calls
+    resilient.get("k")
+    assert server.calls == calls  # the breaker: no call to a server that failed a moment ago
+    server.down = False
+    clock[0] += 6
+    resilient.set("k", "shared", 60)
+    assert server.data["k"] == "shared" and not resilient.failing  # back on the server, by itself
+
+
+def test_the_generation_moves_forward_and_is_seen_at_once_here(cache):
+    resilient, server = cache
+    before = resilient.generation()
+    after = resilient.bump_generation()
+    assert after > before and resilient.generation() == after
+    assert server.data["catalogue:generation"] == after
