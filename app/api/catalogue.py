@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from app.api.docs import SHARED_HEADERS, answers
 from app.http.media import sign_address
 from app.http.origins import domain_of
-from app.http.shared import PERSONAL_HEADERS, share, shareable
+from app.http.shared import share, shareable
 from app.http.viewer import viewer_country
 from app.schemas.catalogue import (
     AvailabilityQuerySchema,
@@ -31,7 +31,7 @@ blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes 
 @blp.etag
 @blp.response(200, ContentSchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
-@shareable(vary=PERSONAL_HEADERS)
+@shareable()
 def get_content_by_id(content_id: int) -> Any:
     content = get_content(content_id)
     share()
@@ -42,7 +42,7 @@ def get_content_by_id(content_id: int) -> Any:
 @blp.etag
 @blp.response(200, SeasonSchema(many=True), headers=SHARED_HEADERS)
 @answers(blp, 404)
-@shareable(vary=PERSONAL_HEADERS)
+@shareable()
 def get_seasons(content_id: int) -> Any:
     seasons = get_content(content_id).seasons
     share()
@@ -66,7 +66,7 @@ class PlayableEpisode:
 @blp.arguments(EpisodesQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, EpisodeSchema(many=True), headers=SHARED_HEADERS)
 @answers(blp, 404, 422)
-@shareable(vary=PERSONAL_HEADERS)
+@shareable()
 def get_episodes(content_id: int) -> Any:
     """The content's episodes in play order; their media addresses only for a viewer the title may play for (the
     country, and the embedding page's domain from Referer), signed. Shared by everyone in a country unless the title
@@ -86,7 +86,7 @@ def get_episodes(content_id: int) -> Any:
 @blp.arguments(AvailabilityQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, AvailabilitySchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
-@shareable(vary=PERSONAL_HEADERS)
+@shareable()
 def get_available(content_id: int, domain: str | None) -> Any:
     """Whether the content plays for this viewer's country on the page at ``domain`` (an address or a host)."""
     content = get_content(content_id)

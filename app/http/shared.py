@@ -1,9 +1,9 @@
 """Shared responses: what every anonymous viewer of one address in one country gets, made once and kept.
 
-A view marked ``@shareable`` says per response, with ``share()``, that this response is the same for every viewer
-who sends none of the personal credentials (the device_fp or authToken cookie, the X-Session-Context or Authorization
-header) and asks for the same address from the same country (the embed page of a title without domain rules; the
-catalogue's reads). Such a response:
+A view marked ``@shareable`` says per response, with ``share()``, that this response is the same for everyone who asks
+for the same address from the same country (the catalogue's reads; the embed page of a title without domain rules,
+for a viewer who sends none of the personal credentials: the device_fp or authToken cookie, the X-Session-Context or
+Authorization header). Such a response:
 
 * is kept here (app/caching.py: Redis, else in-process) for ``SHARED_CACHE_SECONDS``, compressed as sent, under the
   address, the viewer's country, the compression the client takes, the catalogue's generation and the front end's
@@ -11,16 +11,16 @@ catalogue's reads). Such a response:
   request is answered from it without running the view (the request id, the security headers and the conditional
   answer are still this request's own);
 * says so to every cache on the way: ``Cache-Control: public, max-age=0, s-maxage=…, stale-while-revalidate=…``, an
-  ETag, and ``Vary`` on what changes it (Accept-Encoding, the personal cookie or headers, the country header).
+  ETag, and ``Vary`` on what changes it (Accept-Encoding, the country header, and for the page the Cookie).
 
-Every other response of such a view (a viewer with credentials, a title licensed to some domains only) is
-``private, max-age=0``. README "Caching" says what a CDN must key on.
+Every other response of such a view (a page for a viewer with credentials, anything about a title licensed to some
+domains only) is ``private, max-age=0``. README "Caching" says what a CDN must key on.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Flask, current_app, g, request
@@ -36,12 +36,14 @@ PERSONAL_HEADERS = ("Authorization", "X-Session-Context")
 NOT_KEPT = ("X-Request-Id", "Date", "Server", "Set-Cookie", "Content-Length")
 
 
-def shareable(vary: Sequence[str] = ()) -> Callable[[View], View]:
-    """Marks a view whose responses may be shared; ``vary``: the request headers that make a response personal
-    (added to Vary along with Accept-Encoding and the country header)."""
+def shareable(personal: bool = False) -> Callable[[View], View]:
+    """Marks a view whose responses may be shared. ``personal``: whether the caller's credentials (the cookies and
+    headers of ``PERSONAL_COOKIES``/``PERSONAL_HEADERS``) may change its answer (the page: the episodes a viewer
+    finished); then only a caller without any is answered from the store, and Vary names them. A view whose answer
+    never depends on who asks (the catalogue's reads) is shared with everyone."""
 
     def mark(view: View) -> View:
-        view.shared_vary = tuple(vary)  # type: ignore[attr-defined]  # copied onto wrappers by functools.wraps
+        view.shared_personal = personal  # type: ignore[attr-defined]  # copied onto wrappers by functools.wraps
         return view
 
     return mark
@@ -52,9 +54,10 @@ def share() -> None:
     g.share_response = True
 
 
-def _vary_of_view() -> tuple[str, ...] | None:
+def _personal_view() -> bool | None:
+    """None: the view is not shareable; else whether its answers may depend on the caller's credentials."""
     view = current_app.view_functions.get(request.endpoint or "")
-    return getattr(view, "shared_vary", None)
+    return getattr(view, "shared_personal", None)
 
 
 def anonymous() -> bool:
@@ -79,7 +82,8 @@ def _seconds() -> int:
 
 def answer_from_store() -> Response | None:
     """Before the view: the kept response for this request, when there is one."""
-    if request.method not in ("GET", "HEAD") or _seconds() <= 0 or _vary_of_view() is None or not anonymous():
+    personal = _personal_view()
+    if request.method not in ("GET", "HEAD") or _seconds() <= 0 or personal is None or (personal and not anonymous()):
         return None
     g.shared_key = _key()
     kept = store().get(g.shared_key)
@@ -93,14 +97,13 @@ def answer_from_store() -> Response | None:
 
 def keep_and_label(response: Response) -> Response:
     """After the view and the compression: the headers that say who may keep it, and the copy kept here."""
-    vary = _vary_of_view()
-    if vary is None:
-        return response
-    if getattr(response, "kept", False):
+    personal = _personal_view()
+    if personal is None or getattr(response, "kept", False):
         return response
     config = current_app.config
-    for name in ("Cookie", *vary, config["COUNTRY_HEADER"]):
-        response.vary.add(name)
+    if personal:
+        response.vary.add("Cookie")  # (the page: a navigation never carries the personal headers)
+    response.vary.add(config["COUNTRY_HEADER"])
     shared = (g.get("share_response") and "shared_key" in g and response.status_code in (200, 451)
               and "Set-Cookie" not in response.headers and not response.is_streamed)
     if not shared:

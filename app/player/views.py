@@ -29,7 +29,7 @@ SHELL_CSS = "styles/shell.css"  # the shell's styles, inline in every player pag
 
 
 @bp.get("/")
-@shareable()
+@shareable(personal=True)
 def player() -> Any:
     """The page. For a viewer without the device_fp cookie and a title without domain rules it is the same for everyone
     who asks for this address from this country: a shared response (app/http/shared.py), kept here and by CDNs."""

@@ -1,0 +1,230 @@
+"""The production shape, run for real on this machine: nginx (Debian's) in front of gunicorn (deploy/gunicorn.conf.py)
+with ENV=production, this machine's PostgreSQL and Redis. ``bin/production`` serves it until interrupted;
+deploy/load_and_fault.py and tests/test_production_shape.py start it the same way.
+
+Nothing is faked, but two things are put between the application and its stores so that a fault can be made on
+purpose: the application reaches PostgreSQL and Redis through TCP relays of this process (``Relay``), which can
+refuse connections (the store is gone) or accept and never answer (black-holed). ``bin/production`` starts them
+too, switched through, so that what is measured is what runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANCE = ROOT / "instance"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+POSTGRES = os.environ.get("PRODUCTION_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/player_production")
+REDIS = os.environ.get("PRODUCTION_REDIS_URL", "redis://127.0.0.1:6379/3")
+
+
+class Relay:
+    """TCP between the application and a store. ``mode``: "through", "gone" (connections refused, open ones cut) or
+    "black-hole" (connections accepted, nothing ever answered)."""
+
+    def __init__(self, upstream: tuple[str, int]) -> None:
+        self.upstream = upstream
+        self.mode = "through"
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self.listener = socket.create_server(("127.0.0.1", 0), backlog=512)
+        self.port = int(self.listener.getsockname()[1])
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def set(self, mode: str) -> None:
+        """A black hole keeps the connections and stops answering; gone cuts them too."""
+        self.mode = mode
+        if mode == "gone":
+            with self._lock:
+                ends, self._open = list(self._open), set()
+            for end in ends:
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.mode == "gone":
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                client.close()  # a reset: as a port nothing listens on
+                continue
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        try:
+            server = socket.create_connection(self.upstream, timeout=5)
+        except OSError:
+            client.close()
+            return
+        server.settimeout(None)
+        with self._lock:
+            self._open.update((client, server))
+        for source, target in ((client, server), (server, client)):
+            threading.Thread(target=self._pump, args=(source, target), daemon=True).start()
+
+    def _pump(self, source: socket.socket, target: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                if self.mode == "through":
+                    target.sendall(data)
+        except OSError:
+            pass
+        for end in (source, target):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            with self._lock:
+                self._open.discard(end)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def _via(url: str, port: int) -> str:
+    parts = urlsplit(url)
+    credentials = parts.netloc.rsplit("@", 1)[0] + "@" if "@" in parts.netloc else ""
+    return urlunsplit(parts._replace(netloc=f"{credentials}127.0.0.1:{port}"))
+
+
+def _address(url: str, default_port: int) -> tuple[str, int]:
+    parts = urlsplit(url)
+    return parts.hostname or "127.0.0.1", parts.port or default_port
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def secrets_file() -> dict[str, str]:
+    """instance/production.env: this machine's production secrets, made once (never in the repository)."""
+    path = INSTANCE / "production.env"
+    if not path.exists():
+        INSTANCE.mkdir(exist_ok=True)
+        path.write_text("".join(f"{name}={secrets.token_urlsafe(48)}\n" for name in ("SECRET_KEY", "MEDIA_URL_SECRET")))
+        path.chmod(0o600)
+    return dict(line.split("=", 1) for line in path.read_text().split() if "=" in line)
+
+
+def ensure_database(url: str) -> None:
+    import sqlalchemy as sa
+    from sqlalchemy.engine import make_url
+
+    target = make_url(url)
+    admin = sa.create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        exists = connection.execute(sa.text("SELECT 1 FROM pg_database WHERE datname = :n"),
+                                    {"n": target.database}).first()
+        if not exists:
+            connection.execute(sa.text(f'CREATE DATABASE "{target.database}"'))
+    admin.dispose()
+
+
+@dataclass
+class Shape:
+    base: str  # nginx's address
+    app: str  # gunicorn's
+    database: Relay
+    redis: Relay
+    run: Path
+
+
+def _wait_for(port: int, process: subprocess.Popen[bytes], what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on {port} in {seconds} s")
+
+
+@contextlib.contextmanager
+def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = False) -> Iterator[Shape]:
+    """nginx on 127.0.0.1:``port`` → gunicorn → (relays) → PostgreSQL and Redis, the demo catalogue in place."""
+    if not Path(NGINX).exists():
+        raise RuntimeError("nginx is missing: bin/production installs Debian's nginx-light")
+    keys = secrets_file()
+    ensure_database(POSTGRES)
+    database = Relay(_address(POSTGRES, 5432))
+    redis = Relay(_address(REDIS, 6379))
+    app_port = free_port()
+    public = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ, **keys,
+        "ENV": "production", "PUBLIC_URL": public, "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": _via(POSTGRES, database.port), "REDIS_URL": _via(REDIS, redis.port),
+        "TRUSTED_PROXIES": "127.0.0.1", "SERVE_MEDIA": "false", "COUNTRY_QUERY_PARAM": "",
+        "BIND": f"127.0.0.1:{app_port}", "WEB_CONCURRENCY": str(workers), "GUNICORN_THREADS": str(threads),
+        "FLASK_APP": "wsgi.py", "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("PLAYER_TEST_TIMINGS", None)
+    flask = [str(ROOT / ".venv" / "bin" / "flask")]
+    output = subprocess.DEVNULL if quiet else None
+    subprocess.run([*flask, "db", "upgrade"], cwd=ROOT, env=env, check=True, stdout=output, stderr=output)
+    subprocess.run([*flask, "demo", "seed"], cwd=ROOT, env=env, check=True, stdout=output)
+    run = INSTANCE / "production" / str(port)
+    shutil.rmtree(run, ignore_errors=True)
+    run.mkdir(parents=True)
+    from app.config import Settings
+
+    settings = Settings.from_env()
+    (run / "nginx.conf").write_text((ROOT / "deploy" / "nginx.conf").read_text().format(
+        run=run, app=f"127.0.0.1:{app_port}", port=port, max_body=f"{settings.MAX_REQUEST_BYTES // 1024}k",
+        media_root=settings.MEDIA_ROOT, media_secret=keys["MEDIA_URL_SECRET"],
+        media_conf=ROOT / "docs" / "nginx-media.conf"))
+    log = open(run / "gunicorn.log", "ab") if quiet else None  # noqa: SIM115 - closed below
+    gunicorn = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+                                 "wsgi:app"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    nginx = subprocess.Popen([NGINX, "-p", str(run), "-c", str(run / "nginx.conf"), "-g", "daemon off;"],
+                             stderr=log)
+    try:
+        _wait_for(app_port, gunicorn, "gunicorn")
+        _wait_for(port, nginx, "nginx")
+        yield Shape(base=public, app=f"http://127.0.0.1:{app_port}", database=database, redis=redis, run=run)
+    finally:
+        for process in (nginx, gunicorn):
+            process.send_signal(signal.SIGTERM)
+        for process in (nginx, gunicorn):
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        database.close()
+        redis.close()
+        if log:
+            log.close()
+
+
+def main() -> None:
+    port = int(os.environ.get("PORT", "8080"))
+    with running(port=port) as shape:
+        print(f"\nProduction shape: nginx {shape.base} → gunicorn {shape.app} → PostgreSQL, Redis (ENV=production)")
+        print(f"Player: {shape.base}/?movie_id=1   logs: {shape.run}/   Ctrl-C stops it\n", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            signal.sigwait({signal.SIGINT, signal.SIGTERM})
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main()
