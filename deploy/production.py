@@ -160,20 +160,21 @@ def _wait_for(port: int, process: subprocess.Popen[bytes], what: str, seconds: f
 
 
 @contextlib.contextmanager
-def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = False) -> Iterator[Shape]:
+def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = False,
+            database_url: str = POSTGRES, redis_url: str = REDIS) -> Iterator[Shape]:
     """nginx on 127.0.0.1:``port`` → gunicorn → (relays) → PostgreSQL and Redis, the demo catalogue in place."""
     if not Path(NGINX).exists():
         raise RuntimeError("nginx is missing: bin/production installs Debian's nginx-light")
     keys = secrets_file()
-    ensure_database(POSTGRES)
-    database = Relay(_address(POSTGRES, 5432))
-    redis = Relay(_address(REDIS, 6379))
+    ensure_database(database_url)
+    database = Relay(_address(database_url, 5432))
+    redis = Relay(_address(redis_url, 6379))
     app_port = free_port()
     public = f"http://127.0.0.1:{port}"
     env = {
         **os.environ, **keys,
         "ENV": "production", "PUBLIC_URL": public, "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": _via(POSTGRES, database.port), "REDIS_URL": _via(REDIS, redis.port),
+        "DATABASE_URL": _via(database_url, database.port), "REDIS_URL": _via(redis_url, redis.port),
         "TRUSTED_PROXIES": "127.0.0.1", "SERVE_MEDIA": "false", "COUNTRY_QUERY_PARAM": "",
         "BIND": f"127.0.0.1:{app_port}", "WEB_CONCURRENCY": str(workers), "GUNICORN_THREADS": str(threads),
         "FLASK_APP": "wsgi.py", "PYTHONUNBUFFERED": "1",
@@ -194,8 +195,9 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
         media_root=settings.MEDIA_ROOT, media_secret=keys["MEDIA_URL_SECRET"],
         media_conf=ROOT / "docs" / "nginx-media.conf"))
     log = open(run / "gunicorn.log", "ab") if quiet else None  # noqa: SIM115 - closed below
-    gunicorn = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-                                 "wsgi:app"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    gunicorn = subprocess.Popen(
+        [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "wsgi:app"],
+        cwd=ROOT, env=env, stdout=log, stderr=log)
     nginx = subprocess.Popen([NGINX, "-p", str(run), "-c", str(run / "nginx.conf"), "-g", "daemon off;"],
                              stderr=log)
     try:
