@@ -57,7 +57,7 @@ class Settings:
     # (s-maxage), and how much longer a CDN may serve them while it fetches a fresh one (stale-while-revalidate).
     # 0 keeps nothing and sends them as private.
     SHARED_CACHE_SECONDS: int = 60
-    # The catalogue's part of a player page (app/player/snapshot.py), kept under the catalogue's generation.
+    # The catalogue's part of a player page (app/snapshots.py), kept under the catalogue's generation.
     CATALOGUE_CACHE_SECONDS: int = 300
     SHARED_STALE_SECONDS: int = 300
     # Error reporting: nothing is sent without a DSN. The project label reaches the browser too.

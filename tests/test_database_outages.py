@@ -138,7 +138,7 @@ def assert_unavailable(base: str, limit: float = 2.6) -> None:
 
 
 def assert_kept_answers(base: str) -> None:
-    """What was asked for before the outage keeps answering, at once (app/http/shared.py, app/player/snapshot.py)."""
+    """What was asked for before the outage keeps answering, at once (app/http/shared.py, app/snapshots.py)."""
     for path in ("/?movie_id=1", "/contents/1"):
         status, _, _body, took = get(f"{base}{path}")
         assert status == 200 and took < 1, (path, status, took)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import Response, jsonify, request
 from flask_smorest import Blueprint
 
 from app.api.docs import SHARED_HEADERS, answers
@@ -21,8 +21,8 @@ from app.schemas.catalogue import (
     SeasonSchema,
 )
 from app.services.availability import depends_on_domain
-from app.services.catalogue import get_content, load_episodes
 from app.services.player_context import Viewer, availability_of
+from app.snapshots import get_snapshot
 
 blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes and their availability")
 
@@ -33,9 +33,7 @@ blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes 
 @answers(blp, 404)
 @shareable()
 def get_content_by_id(content_id: int) -> Any:
-    content = get_content(content_id)
-    share()
-    return content
+    return dumped(get_snapshot(content_id).content)
 
 
 @blp.route("/contents/<int:content_id>/seasons")
@@ -44,21 +42,7 @@ def get_content_by_id(content_id: int) -> Any:
 @answers(blp, 404)
 @shareable()
 def get_seasons(content_id: int) -> Any:
-    seasons = get_content(content_id).seasons
-    share()
-    return seasons
-
-
-class PlayableEpisode:
-    """An episode as this caller gets it: its media address signed for them, or withheld where the title may not
-    play for them (app/http/media.py); everything else as stored."""
-
-    def __init__(self, episode: Any, master_file_path: str | None) -> None:
-        self._episode = episode
-        self.master_file_path = master_file_path
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._episode, name)
+    return dumped(get_snapshot(content_id).seasons)
 
 
 @blp.route("/episodes")
@@ -71,15 +55,12 @@ def get_episodes(content_id: int) -> Any:
     """The content's episodes in play order; their media addresses only for a viewer the title may play for (the
     country, and the embedding page's domain from Referer), signed. Shared by everyone in a country unless the title
     has domain rules."""
-    content = get_content(content_id)
+    snapshot = get_snapshot(content_id)
     viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer))
-    rules = [(rule.kind, rule.value) for rule in content.availability_rules]
-    playable = availability_of(rules, viewer).available
-    episodes = [PlayableEpisode(e, sign_address(e.master_file_path, viewer.country) if playable else None)
-                for e in load_episodes(content_id)]
-    if not depends_on_domain(rules):
-        share()
-    return episodes
+    playable = availability_of(snapshot.rules, viewer).available
+    episodes = [{**episode, "m3u8MasterFilePath": sign_address(episode["m3u8MasterFilePath"], viewer.country)
+                 if playable else None} for episode in snapshot.episodes]
+    return dumped(episodes, shared=not depends_on_domain(snapshot.rules))
 
 
 @blp.route("/contents/<int:content_id>/available")
@@ -89,8 +70,16 @@ def get_episodes(content_id: int) -> Any:
 @shareable()
 def get_available(content_id: int, domain: str | None) -> Any:
     """Whether the content plays for this viewer's country on the page at ``domain`` (an address or a host)."""
-    content = get_content(content_id)
-    rules = [(rule.kind, rule.value) for rule in content.availability_rules]
+    rules = get_snapshot(content_id).rules
     verdict = availability_of(rules, Viewer(country=viewer_country(), domain=domain_of(domain)))
     share()
     return {"available": verdict.available}
+
+
+def dumped(data: Any, shared: bool = True) -> Response:
+    """A read answered from the title's snapshot (app/snapshots.py), which holds it as the response's schema dumps it
+    already: sent as it is, with its ETag (flask-smorest's, from the same data)."""
+    blp.set_etag(data)
+    if shared:
+        share()
+    return jsonify(data)

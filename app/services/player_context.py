@@ -1,6 +1,6 @@
 """The decisions behind the player page (spec §3 "Player context"): the episode to open (spec §2) and whether the
 content may play for this viewer (spec §4), made on plain facts about the content (its episodes' places and its
-availability rules), which the page keeps in a cached snapshot (app/player/snapshot.py); the viewer's part is their
+availability rules), which the page keeps in a cached snapshot (app/snapshots.py); the viewer's part is their
 country, the embedding domain and the episodes they finished."""
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def test_another_device_or_no_cookie_sees_nothing_completed(app, client, demo_ca
 
 
 def test_the_cookie_costs_one_query_and_its_absence_none(app, client, demo_catalogue):
-    """The catalogue's part comes from the content's snapshot (app/player/snapshot.py), made by the first page: after
+    """The catalogue's part comes from the content's snapshot (app/snapshots.py), made by the first page: after
     it, a page costs the database nothing but the identified viewer's finished episodes."""
     with statements(app) as first:
         client.get("/?movie_id=2")

@@ -11,6 +11,7 @@ from app.extensions import db
 from app.http.viewer import FINGERPRINT_COOKIE
 from app.models import Content
 from tests.api.test_player_page import page_context
+from tests.api.test_player_page_progress import statements
 from tests.conftest import signed_identity
 
 FILM, SERIES, DOMAIN_LICENSED = 1, 2, 5
@@ -24,7 +25,7 @@ def views_run(monkeypatch):
     import app.player.views as views
 
     calls: list[str] = []
-    for module, name in ((views, "resolve_player_context"), (api, "get_content")):
+    for module, name in ((views, "resolve_player_context"), (api, "get_snapshot")):
         original = getattr(module, name)
 
         def counting(*args, _original=original, _name=name, **kwargs):
@@ -137,3 +138,17 @@ def test_nothing_is_kept_when_sharing_is_off(app, client, demo_catalogue, views_
     for _ in range(2):
         assert client.get(f"/?movie_id={FILM}").headers["Cache-Control"] == "private, max-age=0"
     assert len(views_run) == 2
+
+
+def test_with_sharing_off_the_reads_come_from_the_titles_snapshot(app, client, demo_catalogue):
+    """The snapshot (app/snapshots.py) is what a read is made from: after the first, none costs a query, and each
+    says what the database says."""
+    app.config["SHARED_CACHE_SECONDS"] = 0
+    paths = (f"/contents/{SERIES}", f"/contents/{SERIES}/seasons", f"/episodes?content-id={SERIES}",
+             f"/contents/{SERIES}/available")
+    first = [client.get(path).get_json() for path in paths]
+    with statements(app) as queries:
+        again = [client.get(path).get_json() for path in paths]
+    assert queries == [] and again == first
+    assert first[0]["title"] == "Тихая гавань" and [s["order"] for s in first[1]] == [1, 2]
+    assert first[2][0]["season"]["order"] == 1 and first[3] == {"available": True}

@@ -1,10 +1,12 @@
-"""The catalogue's part of a player page, kept: a content, its seasons and its episodes as the page's JSON blob shows
-them, their places for the episode choice and the content's availability rules, as plain data in the cache
-(app/caching.py: Redis, else in-process) under the catalogue's generation for ``CATALOGUE_CACHE_SECONDS``.
+"""A title's snapshot: the catalogue's part of its player page and of the catalogue's reads, kept. The content, its
+seasons and its episodes as the catalogue's schemas dump them, their places for the episode choice and the content's
+availability rules, as plain data in the cache (app/caching.py: Redis, else in-process) under the catalogue's
+generation for ``CATALOGUE_CACHE_SECONDS``.
 
-A page then costs the database nothing but the viewer's own part (the episodes they finished), and when the database
-is gone, the last snapshot of a content (kept a day beside it) still makes its page, so that a title already
-watched keeps playing through the outage: its media come from the media server, not from the database.
+A page then costs the database nothing but the viewer's own part (the episodes they finished), a read nothing at
+all; and when the database is gone, the last snapshot of a content (kept a day beside it) still makes its page, so
+that a title already watched keeps playing through the outage: its media come from the media server, not from the
+database.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from flask import current_app
 from app.caching import store
 from app.database import UNAVAILABLE
 from app.schemas.catalogue import ContentSchema, SeasonSchema, dump_episodes
-from app.services.catalogue import episode_ref, load_content, load_episodes
+from app.services.catalogue import content_not_found, episode_ref, load_content, load_episodes
 from app.services.episodes import EpisodeRef
 
 log = logging.getLogger(__name__)
@@ -62,6 +64,14 @@ def _build(content_id: int) -> ContentSnapshot | None:
         places=tuple(episode_ref(e) for e in episodes),
         rules=tuple((rule.kind.value, rule.value) for rule in content.availability_rules),
     )
+
+
+def get_snapshot(content_id: int) -> ContentSnapshot:
+    """As ``content_snapshot``, but a missing content is a NotFound ('Контент не доступен')."""
+    snapshot = content_snapshot(content_id)
+    if snapshot is None:
+        raise content_not_found(content_id)
+    return snapshot
 
 
 def content_snapshot(content_id: int) -> ContentSnapshot | None:
