@@ -4,6 +4,8 @@ fail or to wait.
 * Redis's client waits half a second at most (``CACHE_OPTIONS``, app/config.py); a failure opens a short breaker
   during which this process uses its own in-process cache instead (and says so in the log, once), then Redis is tried
   again: the service keeps answering with Redis gone or black-holed, only less of it is shared between workers.
+* Hot entries (shared responses, snapshots) are read "near": this process keeps its own copy a few seconds, so that
+  most requests cost no round trip to Redis.
 * The catalogue's generation: every key of what is derived from the catalogue (shared responses, snapshots) carries
   it, so a change made through the service (the demo seeder, the admin) bumps it and every such entry is unreachable
   at once, in every process within ``GENERATION_MEMO`` seconds (at once in the process that made the change).
@@ -22,6 +24,7 @@ from app.database import Breaker
 
 GENERATION_KEY = "catalogue:generation"
 GENERATION_MEMO = 1.0  # seconds a process trusts the generation it last read
+NEAR_SECONDS = 5  # how long a process keeps its own copy of a hot entry it read from Redis ("near" reads)
 
 
 class ResilientCache:
@@ -33,6 +36,7 @@ class ResilientCache:
         self._shared = app.extensions["cache"][cache]  # the backend Flask-Caching made (after cache.init_app)
         self._log = app.logger
         self._local = SimpleCache(threshold=2000, default_timeout=300)
+        self._near = SimpleCache(threshold=500, default_timeout=NEAR_SECONDS)
         self._remote = app.config["CACHE_TYPE"] != "SimpleCache"
         self._breaker = Breaker(float(app.config["CACHE_RETRY_AFTER"]))
         self._generation: tuple[float, int] = (0.0, 0)
@@ -54,7 +58,18 @@ class ResilientCache:
         """Whether this process uses its own cache now, Redis having failed a moment ago."""
         return self._remote and self._breaker.open
 
-    def get(self, key: str) -> Any:
+    def get(self, key: str, near: bool = False) -> Any:
+        """``near``: the entry may be this process's own copy, up to ``NEAR_SECONDS`` old, of what Redis holds (for
+        entries keyed under the catalogue's generation: a change still shows within the generation's memo, plus
+        this). A hot page then costs no round trip to Redis."""
+        if near and self._remote:
+            value = self._near.get(key)
+            if value is not None:
+                return value
+            value = self._call("get", key)
+            if value is not None:
+                self._near.set(key, value, NEAR_SECONDS)
+            return value
         return self._call("get", key)
 
     def set(self, key: str, value: Any, timeout: int) -> None:

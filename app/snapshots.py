@@ -78,7 +78,7 @@ def content_snapshot(content_id: int) -> ContentSnapshot | None:
     """The content's snapshot, from the cache or made now; None when there is no such content. With the database
     unreachable, the last snapshot made of it, if there is one (else the failure goes on to app/errors.py)."""
     cache = store()
-    kept = cache.get(_fresh_key(content_id))
+    kept = cache.get(_fresh_key(content_id), near=True)
     if kept is not None:
         return kept
     try:

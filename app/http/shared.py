@@ -86,7 +86,7 @@ def answer_from_store() -> Response | None:
     if request.method not in ("GET", "HEAD") or _seconds() <= 0 or personal is None or (personal and not anonymous()):
         return None
     g.shared_key = _key()
-    kept = store().get(g.shared_key)
+    kept = store().get(g.shared_key, near=True)
     if kept is None:
         return None
     status, headers, body = kept

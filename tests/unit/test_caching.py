@@ -77,3 +77,17 @@ def test_the_generation_moves_forward_and_is_seen_at_once_here(cache):
     after = resilient.bump_generation()
     assert after > before and resilient.generation() == after
     assert server.data["catalogue:generation"] == after
+
+
+def test_a_near_read_keeps_a_copy_for_a_few_seconds_then_asks_the_server_again(cache, monkeypatch):
+    resilient, server = cache
+    clock = [5000.0]
+    monkeypatch.setattr("cachelib.simple.time", lambda: clock[0])
+    resilient.set("page", "v1", 60)
+    assert resilient.get("page", near=True) == "v1"
+    calls = server.calls
+    server.data["page"] = "v2"
+    assert resilient.get("page", near=True) == "v1" and server.calls == calls  # this process's copy, no round trip
+    assert resilient.get("page") == "v2"  # a plain read always asks the server
+    clock[0] += 6
+    assert resilient.get("page", near=True) == "v2"  # the copy expired: asked again
