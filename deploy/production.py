@@ -161,8 +161,10 @@ def _wait_for(port: int, process: subprocess.Popen[bytes], what: str, seconds: f
 
 @contextlib.contextmanager
 def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = False,
-            database_url: str = POSTGRES, redis_url: str = REDIS) -> Iterator[Shape]:
-    """nginx on 127.0.0.1:``port`` → gunicorn → (relays) → PostgreSQL and Redis, the demo catalogue in place."""
+            database_url: str = POSTGRES, redis_url: str = REDIS,
+            settings: dict[str, str] | None = None) -> Iterator[Shape]:
+    """nginx on 127.0.0.1:``port`` → gunicorn → (relays) → PostgreSQL and Redis, the demo catalogue in place.
+    ``settings``: more of the application's configuration (app/config.py)."""
     if not Path(NGINX).exists():
         raise RuntimeError("nginx is missing: bin/production installs Debian's nginx-light")
     keys = secrets_file()
@@ -177,7 +179,7 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
         "DATABASE_URL": _via(database_url, database.port), "REDIS_URL": _via(redis_url, redis.port),
         "TRUSTED_PROXIES": "127.0.0.1", "SERVE_MEDIA": "false", "COUNTRY_QUERY_PARAM": "",
         "BIND": f"127.0.0.1:{app_port}", "WEB_CONCURRENCY": str(workers), "GUNICORN_THREADS": str(threads),
-        "FLASK_APP": "wsgi.py", "PYTHONUNBUFFERED": "1",
+        "FLASK_APP": "wsgi.py", "PYTHONUNBUFFERED": "1", **(settings or {}),
     }
     env.pop("PLAYER_TEST_TIMINGS", None)
     flask = [str(ROOT / ".venv" / "bin" / "flask")]
