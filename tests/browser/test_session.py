@@ -233,6 +233,10 @@ def test_a_fatal_hls_error_reaches_sentry_with_the_error_id_on_screen(session_ap
 
     events = ingest.wait_for_events(with_id(error_id), seconds=15)
     [event] = [e for e in events if e.get("tags", {}).get("error_id") == error_id]
+    # Playwright hands its request events to Python only while a call of ours runs: waiting on the ingest server
+    # runs none, so the chunk's request may not be recorded yet though it came first
+    page.wait_for_function("() => performance.getEntriesByType('resource').some((e) => e.name.includes(arguments[0]))"
+                           .replace("arguments[0]", json.dumps(sentry_chunk())), timeout=5_000)
     assert len(chunks) == 1  # Sentry loaded because of the error, after it: the report waited in the queue
     assert event["environment"] == "production"
     assert event["tags"]["project_label"] == "player-e2e"
