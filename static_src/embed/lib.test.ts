@@ -1,5 +1,5 @@
 import { makeEpisode } from '../test/fixtures';
-import { createPlayer, playerAddress } from './lib';
+import { createPlayer, fitIframe, playerAddress } from './lib';
 
 const PLAYER = 'https://player.example';
 const PUBLISHER = 'https://publisher.example';
@@ -49,6 +49,28 @@ describe('playerAddress', () => {
   it('lets no extra parameter replace the embedding origin', () => {
     const url = playerAddress(`${PLAYER}/`, { movieId: 1, params: { origin: 'https://evil.example' } }, PUBLISHER);
     expect(url.searchParams.getAll('origin')).toEqual([PUBLISHER]);
+  });
+});
+
+describe('fitIframe', () => {
+  const sized = (height: number) => {
+    const host = document.createElement('div');
+    Object.defineProperty(host, 'clientHeight', { value: height });
+    const iframe = document.createElement('iframe');
+    fitIframe(iframe, host);
+    return iframe.style;
+  };
+
+  it('fills a container that has a height', () => {
+    const style = sized(360);
+    expect([style.display, style.width, style.height, style.border]).toEqual(['block', '100%', '100%', '0px']);
+    expect(style.getPropertyValue('aspect-ratio')).toBe('');
+  });
+
+  it('keeps 16:9 of the width in a container without a height', () => {
+    const style = sized(0);
+    expect([style.width, style.height]).toEqual(['100%', 'auto']);
+    expect(style.getPropertyValue('aspect-ratio')).toBe('16 / 9');
   });
 });
 

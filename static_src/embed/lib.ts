@@ -1,6 +1,7 @@
 // /lib.js (spec §7): the script a publisher includes to embed the player. It makes the iframe (the player page with
 // the player parameters and `origin=location.origin`, allowed autoplay, fullscreen, picture-in-picture and
-// encrypted media) and returns a typed handle: the player's events (on/off) and its commands (play, pause, seek,
+// encrypted media), sized to fill its container (16:9 of its width when the container has no height), and returns a
+// typed handle: the player's events (on/off) and its commands (play, pause, seek,
 // setEpisode). It talks to that iframe only, at the player's origin only, in the schema of embed/messages.ts, and
 // stretches the iframe over the page between enterFullScreen and exitFullScreen. A classic script of its own
 // (static_src/build.mjs): window.PlayerHost.createPlayer. docs/embed.md shows it in use.
@@ -57,12 +58,22 @@ const QUERY_NAMES: Record<string, string> = {
 };
 const ALLOW = 'autoplay; fullscreen; picture-in-picture; encrypted-media';
 const QUEUE_LIMIT = 20; // commands kept until the player is ready; older ones are dropped
+// The iframe fills its container; a container with no height of its own (a block in the flow, the README's snippet)
+// gets a 16:9 player as wide as it is.
+const FILL: Record<string, string> = { display: 'block', width: '100%', height: '100%', border: '0' };
+const WIDE: Record<string, string> = { height: 'auto', 'aspect-ratio': '16 / 9' };
 const STRETCHED: Record<string, string> = {
   position: 'fixed', inset: '0', width: '100vw', height: '100vh', 'max-width': 'none', 'max-height': 'none',
   margin: '0', border: '0', 'z-index': '2147483647',
 };
 // Captured while this script runs: document.currentScript is null once it has.
 const SCRIPT_SRC = typeof document === 'undefined' ? '' : (document.currentScript as HTMLScriptElement | null)?.src ?? '';
+
+/** Sizes the iframe to its container: filled, or 16:9 of its width when the container has no height. */
+export function fitIframe(iframe: HTMLIFrameElement, host: Element): void {
+  for (const [name, value] of Object.entries(FILL)) iframe.style.setProperty(name, value);
+  if (host.clientHeight === 0) for (const [name, value] of Object.entries(WIDE)) iframe.style.setProperty(name, value);
+}
 
 /** The player page's address: the player parameters, then `params`, then the embedding page's origin. */
 export function playerAddress(base: string, options: PlayerOptions, parentOrigin: string): URL {
@@ -129,6 +140,7 @@ export function createPlayer(container: Element | string, options: PlayerOptions
     listeners.emit(message.type, message.payload as never); // a failing listener is logged, the others still run
   };
   win.addEventListener('message', onMessage);
+  fitIframe(iframe, host); // measured before the iframe is in it
   host.append(iframe);
 
   return {

@@ -315,3 +315,22 @@ def test_with_an_allow_list_a_page_not_on_it_cannot_frame_the_player(servers, pu
     page.wait_for_timeout(1500)
     assert page.evaluate("events") == []  # no player, so no ready
     assert blocked, "Chromium reports the refused frame"
+
+
+def test_the_iframe_fills_its_container_or_keeps_16_9_of_its_width(servers, publisher_page, page: Page):
+    """/lib.js sizes the iframe: the publisher's 640×360 slot is filled; a block in the flow with no height (the
+    README's snippet in a 1000-pixel column) gets a 16:9 player as wide as the column."""
+    _, player_origin, _, _ = servers
+    publisher_page(movieId=FILM)
+    box = page.locator("#slot iframe").bounding_box()
+    assert (box["width"], box["height"]) == (640, 360)
+    page.evaluate("""(player) => {
+      const column = document.createElement('div');
+      column.id = 'column';
+      column.style.width = '1000px';
+      document.body.append(column);
+      PlayerHost.createPlayer(column, { movieId: 1, playerUrl: player + '/' });
+    }""", player_origin)
+    box = page.locator("#column iframe").bounding_box()
+    assert box["width"] == 1000 and abs(box["height"] - 562.5) < 1
+    assert page.locator("#column").bounding_box()["height"] == box["height"]  # the column holds it, nothing spills
