@@ -59,6 +59,7 @@ export interface PlayerContext {
   voiceAuthor: string | null;
   userId: string | null;
   langOrder: string[];
+  pageUrl?: string | null; // the embedding page's address as the embed says it (page_url); share/link checks it
   config: RuntimeConfig;
 }
 

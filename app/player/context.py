@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import current_app, request, url_for
 
@@ -52,6 +53,23 @@ def master_json_url(data: dict[str, Any]) -> str | None:
     chosen = next((e for e in data["episodes"] if e["id"] == data["episodeId"]), None)
     path = chosen["m3u8MasterFilePath"] if chosen else None
     return path if path and ".json" in path else None
+
+
+PAGE_URL_MAX = 2048
+
+
+def page_url() -> str | None:
+    """The embedding page's address as the embed says it (``page_url``, set by /lib.js), for share links (spec §2):
+    an absolute http(s) address, or None. The player uses it only when its origin is the embedding page's as the
+    browser names it (static_src/share/link.ts), so a page cannot make share links point elsewhere."""
+    value = request.args.get("page_url", "")
+    if not value or len(value) > PAGE_URL_MAX or any(ord(c) < 0x21 or ord(c) == 0x7F for c in value):
+        return None
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return None
+    return value if parts.scheme in ("http", "https") and parts.hostname else None
 
 
 def runtime_config() -> dict[str, Any]:
@@ -104,5 +122,6 @@ def context_blob(ctx: PlayerContext) -> dict[str, Any]:
         "voiceAuthor": params.voice_author,
         "userId": params.user_id,
         "langOrder": list(params.lang_order),
+        "pageUrl": page_url(),
         "config": runtime_config(),
     }

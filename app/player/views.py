@@ -29,12 +29,20 @@ SHELL_CSS = "styles/shell.css"  # the shell's styles, inline in every player pag
 
 
 @bp.get("/")
+@bp.get("/season-<int:season>/episode-<int:episode>")
 @shareable(personal=True)
-def player() -> Any:
+def player(season: int | None = None, episode: int | None = None) -> Any:
     """The page. For a viewer without the device_fp cookie and a title without domain rules it is the same for everyone
-    who asks for this address from this country: a shared response (app/http/shared.py), kept here and by CDNs."""
+    who asks for this address from this country: a shared response (app/http/shared.py), kept here and by CDNs.
+
+    ``/season-N/episode-M``: a share link made on the player page itself (spec §2: the page's path, then the season
+    and episode, the query kept), which chooses that episode (an ``episode_id`` in the query would overrule it)."""
+    query: Any = request.args
+    if season is not None and episode is not None:
+        query = {name: value for name, value in request.args.items() if name != "episode_id"}
+        query.update(season=str(season), episode=str(episode))
     try:
-        params = parse_player_params(request.args)
+        params = parse_player_params(query)
     except MissingMovieId:
         return error_screen(texts.MISSING_MOVIE_ID, 400)
     except InvalidMovieId:

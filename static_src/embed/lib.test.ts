@@ -46,6 +46,16 @@ describe('playerAddress', () => {
     });
   });
 
+  it("passes the page's address without its fragment, and none that is too long", () => {
+    const page = `${PUBLISHER}/serials/harbour/watch/season-1/episode-2?ref=abc`;
+    expect(playerAddress(`${PLAYER}/`, { movieId: 2 }, PUBLISHER, `${page}#comments`).searchParams.get('page_url'))
+      .toBe(page);
+    const long = `${PUBLISHER}/?q=${'a'.repeat(2100)}`;
+    expect(playerAddress(`${PLAYER}/`, { movieId: 2 }, PUBLISHER, long).searchParams.has('page_url')).toBe(false);
+    const forged = playerAddress(`${PLAYER}/`, { movieId: 2, params: { page_url: 'https://evil.example/' } }, PUBLISHER);
+    expect(forged.searchParams.has('page_url')).toBe(false); // only lib.js says it, from the page's own location
+  });
+
   it('lets no extra parameter replace the embedding origin', () => {
     const url = playerAddress(`${PLAYER}/`, { movieId: 1, params: { origin: 'https://evil.example' } }, PUBLISHER);
     expect(url.searchParams.getAll('origin')).toEqual([PUBLISHER]);
@@ -79,7 +89,10 @@ describe('createPlayer', () => {
     const { player } = embed({ autoPlay: true });
     const { iframe } = player;
     expect(iframe.parentElement?.id).toBe('slot');
-    expect(iframe.src).toBe(`${PLAYER}/?movie_id=2&auto_play=1&origin=${encodeURIComponent(PUBLISHER)}`);
+    expect(iframe.src).toBe(
+      `${PLAYER}/?movie_id=2&auto_play=1&origin=${encodeURIComponent(PUBLISHER)}` +
+        `&page_url=${encodeURIComponent(`${PUBLISHER}/films/1`)}`,
+    );
     expect(iframe.getAttribute('allow')).toBe('autoplay; fullscreen; picture-in-picture; encrypted-media');
     expect(iframe.hasAttribute('allowfullscreen')).toBe(true);
     expect(iframe.title).toBe('Видеоплеер');

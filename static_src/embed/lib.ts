@@ -75,8 +75,13 @@ export function fitIframe(iframe: HTMLIFrameElement, host: Element): void {
   if (host.clientHeight === 0) for (const [name, value] of Object.entries(WIDE)) iframe.style.setProperty(name, value);
 }
 
-/** The player page's address: the player parameters, then `params`, then the embedding page's origin. */
-export function playerAddress(base: string, options: PlayerOptions, parentOrigin: string): URL {
+const PAGE_URL_MAX = 2048; // a longer address is not passed (the server would not take it either)
+
+/**
+ * The player page's address: the player parameters, then `params`, then the embedding page's origin and, for share
+ * links (spec §2), its address without the fragment (`page_url`) when it is not too long.
+ */
+export function playerAddress(base: string, options: PlayerOptions, parentOrigin: string, pageUrl = ''): URL {
   const url = new URL(base);
   for (const [key, name] of Object.entries(QUERY_NAMES)) {
     const value = (options as unknown as Record<string, unknown>)[key];
@@ -90,6 +95,9 @@ export function playerAddress(base: string, options: PlayerOptions, parentOrigin
   }
   for (const [name, value] of Object.entries(options.params ?? {})) url.searchParams.set(name, String(value));
   url.searchParams.set('origin', parentOrigin);
+  const page = pageUrl.split('#', 1)[0];
+  if (page && page.length <= PAGE_URL_MAX) url.searchParams.set('page_url', page);
+  else url.searchParams.delete('page_url');
   return url;
 }
 
@@ -98,7 +106,7 @@ export function createPlayer(container: Element | string, options: PlayerOptions
   if (!host) throw new Error(`PlayerHost: no element ${String(container)}`);
   const base = options.playerUrl ?? (SCRIPT_SRC ? new URL('./', SCRIPT_SRC).href : null);
   if (!base) throw new Error('PlayerHost: load /lib.js with a <script src>, or pass playerUrl');
-  const address = playerAddress(base, options, win.location.origin);
+  const address = playerAddress(base, options, win.location.origin, win.location.href);
   const playerOrigin = address.origin;
   const iframe = win.document.createElement('iframe');
   iframe.src = address.href;

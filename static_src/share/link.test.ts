@@ -176,6 +176,43 @@ describe('topPageUrl', () => {
     expect(topPageUrl(asWindow(win))).toBe('https://site.example/');
   });
 
+  describe("with the embed's word for the page (page_url)", () => {
+    const crossOrigin = (referrer: string, ancestorOrigins?: string[]) => {
+      const win = fakeWindow('https://player.example/?movie_id=2', referrer);
+      if (ancestorOrigins) (win.location as unknown as Record<string, unknown>).ancestorOrigins = ancestorOrigins;
+      win.top = {
+        get location(): never {
+          throw new DOMException('Blocked', 'SecurityError');
+        },
+      };
+      return asWindow(win);
+    };
+    const PAGE = 'https://site.example/serials/harbour/watch/season-1/episode-2?ref=abc';
+
+    it('takes the whole address when its origin is the embedding page\'s (ancestor list, referrer, server)', () => {
+      expect(topPageUrl(crossOrigin('', ['https://site.example']), { pageUrl: PAGE, serverOrigin: null })).toBe(PAGE);
+      expect(topPageUrl(crossOrigin('https://site.example/'), { pageUrl: PAGE, serverOrigin: null })).toBe(PAGE);
+      expect(topPageUrl(crossOrigin(''), { pageUrl: PAGE, serverOrigin: 'https://site.example' })).toBe(PAGE);
+    });
+
+    it('ignores an address on another site, or not http(s): the referrer decides', () => {
+      const win = crossOrigin('https://site.example/', ['https://site.example']);
+      expect(topPageUrl(win, { pageUrl: 'https://phish.example/site.example', serverOrigin: null })).toBe(
+        'https://site.example/',
+      );
+      expect(topPageUrl(win, { pageUrl: 'javascript:alert(1)', serverOrigin: null })).toBe('https://site.example/');
+      expect(topPageUrl(crossOrigin(''), { pageUrl: PAGE, serverOrigin: null })).toBeNull(); // no parent known
+    });
+
+    it('never outranks our own address or a readable top page', () => {
+      const win = fakeWindow('https://site.example/own');
+      win.top = win;
+      expect(topPageUrl(asWindow(win), { pageUrl: 'https://site.example/other', serverOrigin: null })).toBe(
+        'https://site.example/own',
+      );
+    });
+  });
+
   it("prefers the top page's own address when it is readable (same origin)", () => {
     const win = fakeWindow('https://site.example/embed', 'https://site.example/referrer');
     win.top = { location: { href: 'https://site.example/show/season-3/episode-1' } };

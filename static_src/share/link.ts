@@ -1,5 +1,6 @@
 // Shared links (spec §2 "Shared links") and the sharing pages of the social services (spec §7).
 import type { ShareServiceId } from '../core/events';
+import { parentOrigin } from '../embed/bridge';
 
 /** Thrown when no share link can be built; the UI only logs it (spec §8: share errors are only logged). */
 export class ShareLinkError extends Error {
@@ -73,12 +74,28 @@ function httpOrNull(address: string | undefined | null): string | null {
   return address && HTTP_URL.test(address) ? address : null;
 }
 
+/** What the embed says of the page it is on: /lib.js's `page_url` and the server's parent origin (the context's). */
+export interface PageClaim {
+  pageUrl: string | null;
+  serverOrigin: string | null;
+}
+
+function originOf(address: string): string | null {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Spec §2: the address of the page the viewer sees. Not framed: our own address. Framed: the top page's address
- * when it is same-origin, else document.referrer (possibly only an origin under the default referrer policy).
+ * when it is same-origin; else the address the embed gave (`page_url`, from /lib.js) when its origin is the
+ * embedding page's as the browser names it (embed/bridge parentOrigin), so that no page can make share links point
+ * to another site; else document.referrer (often only an origin, under the default referrer policy).
  * Only http(s) addresses are returned; null when there is none.
  */
-export function topPageUrl(win: Window): string | null {
+export function topPageUrl(win: Window, claim: PageClaim = { pageUrl: null, serverOrigin: null }): string | null {
   let framed: boolean;
   try {
     framed = win.top !== win.self;
@@ -90,8 +107,11 @@ export function topPageUrl(win: Window): string | null {
     const top = httpOrNull(win.top?.location.href); // throws (SecurityError) when the top page is cross-origin
     if (top) return top;
   } catch {
-    // cross-origin top page: fall back to the referrer
+    // cross-origin top page: what the embed says, then the referrer
   }
+  const claimed = httpOrNull(claim.pageUrl);
+  const parent = parentOrigin(claim.serverOrigin, win);
+  if (claimed && parent && originOf(claimed) === parent) return claimed;
   return httpOrNull(win.document.referrer);
 }
 

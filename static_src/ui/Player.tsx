@@ -103,6 +103,7 @@ export function Player({ context, controller, container }: Props) {
           title={content.title}
           position={season && episode ? { season: season.order, episode: episode.order } : null}
           currentTime={state.currentTime}
+          claim={{ pageUrl: context.pageUrl ?? null, serverOrigin: context.config.parentOrigin }}
           onClose={() => ui.setShareOpen(false)}
           onAction={(action) => controller.events.emit('shareAction', { action })}
         />

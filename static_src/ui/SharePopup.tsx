@@ -4,19 +4,20 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { ShareAction } from '../core/events';
 import { t } from '../i18n';
 import { formatTime } from '../player/format';
-import { buildShareLink, shareTargets, topPageUrl } from '../share/link';
+import { buildShareLink, shareTargets, topPageUrl, type PageClaim } from '../share/link';
 import { Icon } from './icons';
 
 interface Props {
   title: string;
   position: { season: number; episode: number } | null;
   currentTime: number;
+  claim: PageClaim; // the embed's word for the page it is on (page_url, the parent origin): share/link checks it
   onClose(): void;
   onAction?(action: ShareAction): void; // what the viewer did here (analytics' share event)
 }
 
-function shareLink(position: Props['position'], seconds: number | null): string {
-  const page = topPageUrl(window);
+function shareLink(position: Props['position'], seconds: number | null, claim: PageClaim): string {
+  const page = topPageUrl(window, claim);
   if (!page) return '';
   try {
     return buildShareLink(page, position, seconds);
@@ -26,13 +27,13 @@ function shareLink(position: Props['position'], seconds: number | null): string 
   }
 }
 
-export function SharePopup({ title, position, currentTime, onClose, onAction }: Props) {
+export function SharePopup({ title, position, currentTime, claim, onClose, onAction }: Props) {
   const [withTime, setWithTime] = useState(false);
   const [copied, setCopied] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const headingId = useId();
   const seconds = Math.floor(currentTime);
-  const link = shareLink(position, withTime ? seconds : null);
+  const link = shareLink(position, withTime ? seconds : null, claim);
 
   useEffect(() => inputRef.current?.focus(), []);
   const opened = useRef(onAction); // mounting is opening, whatever opened it: said once

@@ -260,3 +260,33 @@ def test_with_auto_play_and_an_ad_list_the_ad_path_is_preloaded_instead_of_hls(c
     assert hls.script not in autoplay, "hls.js loads under the pre-roll, after its first frame"
     clicked = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/?movie_id=1").text)
     assert ads.script not in clicked
+
+
+@pytest.mark.parametrize(("path", "expected"), [
+    ("/season-2/episode-3?movie_id=2&enabled_share=1", 7),
+    ("/season-1/episode-2?movie_id=2&episode_id=7&season=2", 3),  # the path chooses; the query's choice gives way
+])
+def test_a_share_link_made_on_the_player_page_opens_its_episode(client, demo_catalogue, path, expected):
+    """Spec §2's share link when the player page is the top page: its own path plus season-N/episode-M."""
+    response = client.get(path)
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert page_context(response)["episodeId"] == expected
+
+
+def test_a_share_path_without_a_movie_id_is_the_spec_error_screen(client, demo_catalogue):
+    response = client.get("/season-1/episode-1")
+    assert response.status_code == 400 and "Пропущен movie_id в запросе" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("page_url", "kept"), [
+    ("https://site.example/serials/harbour/watch/season-1/episode-2?ref=abc", True),
+    ("http://site.example/", True),
+    ("javascript:alert(1)", False),
+    ("data:text/html,x", False),
+    ("/relative/path", False),
+    ("https://site.example/" + "a" * 2100, False),
+    ("https://site.example/a b", False),
+])
+def test_the_embedding_pages_address_reaches_the_player_only_as_an_http_url(client, demo_catalogue, page_url, kept):
+    response = client.get("/", query_string={"movie_id": 2, "page_url": page_url})
+    assert page_context(response)["pageUrl"] == (page_url if kept else None)

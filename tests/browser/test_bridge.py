@@ -334,3 +334,20 @@ def test_the_iframe_fills_its_container_or_keeps_16_9_of_its_width(servers, publ
     box = page.locator("#column iframe").bounding_box()
     assert box["width"] == 1000 and abs(box["height"] - 562.5) < 1
     assert page.locator("#column").bounding_box()["height"] == box["height"]  # the column holds it, nothing spills
+
+
+def test_a_share_link_from_a_publisher_page_keeps_its_path_and_query(servers, publisher_page, page: Page):
+    """Spec §2 from a page on another origin: /lib.js passes the page's address (page_url), and the player takes it
+    because its origin is the embedding page's; the link is that page's path and query with the episode's segments."""
+    _, player_origin, publisher_origin, third_origin = servers
+    frame = publisher_page(movieId=SERIES, season=2, episode=3, enabledShare=True, autoPlay=True)
+    assert "page_url=" in frame.url
+    wait_playing(frame, 0.5)
+    box = page.locator("#slot iframe").bounding_box()
+    page.mouse.move(box["x"] + 320, box["y"] + 150)
+    page.mouse.move(box["x"] + 327, box["y"] + 153)
+    frame.locator('.player__controls [data-control="share"]').click(timeout=5_000)
+    field = frame.get_by_role("dialog", name="Поделиться").get_by_role("textbox")
+    # the page's own path and query, byte for byte, with the episode's segments (the page is not the player's origin)
+    expect(field).to_have_value(
+        f"{publisher_origin}/publisher/page.html/season-2/episode-3?player={player_origin}&third={third_origin}")
