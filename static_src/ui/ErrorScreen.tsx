@@ -1,5 +1,6 @@
 // The full-player error screen (spec §8). Each case has its exact text; a load error names its address; only
-// 'any other error' has the button that resets the player. Every screen shows the error id.
+// 'any other error' has the button that resets the player. Every screen of a fault shows the error id, for a report;
+// the blocked screen does not: it is the licence's answer, and nothing a viewer could quote would change it.
 import type { PlayerError } from '../core/errors';
 import { ErrorCode } from '../core/errors';
 import { t } from '../i18n';
@@ -27,7 +28,9 @@ export function ErrorScreen({ error, onReset }: { error: PlayerError; onReset():
   return (
     <div className="player__error" role="alert" data-error-code={error.code} data-error-id={error.id}>
       <p className="player__error-text">{errorText(error)}</p>
-      {!generic && <p className="player__error-id">{t('errorId', { id: error.id })}</p>}
+      {!generic && error.code !== ErrorCode.BLOCKED && (
+        <p className="player__error-id">{t('errorId', { id: error.id })}</p>
+      )}
       {generic && (
         <button className="player__error-reload" type="button" onClick={onReset}>
           {t('reload')}

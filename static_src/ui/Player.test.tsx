@@ -120,11 +120,13 @@ describe('Player', () => {
       ErrorCode.BLOCKED,
       'Извините, данный контент недоступен в вашей стране. Если вы используете VPN, мы рекомендуем отключить его или сменить страну.',
     ],
-  ])('shows the spec text for %s, with the id and no reload button', (code, text) => {
+  ])('shows the spec text for %s, and no reload button', (code, text) => {
     const { controller } = renderPlayer();
     act(() => controller.store.set({ phase: 'error', error: playerError('content', code, 'x') }));
     expect(screen.getByRole('alert').querySelector('.player__error-text')?.textContent).toBe(text);
     expect(screen.queryByRole('button', { name: 'Перезагрузить страницу' })).toBeNull();
+    // a fault's id, for a report; none on the blocked screen, a licence's answer the viewer cannot act on
+    expect(screen.getByRole('alert').querySelector('.player__error-id') !== null).toBe(code !== ErrorCode.BLOCKED);
   });
 });
 
