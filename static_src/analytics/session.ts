@@ -33,7 +33,14 @@ export function browserEnv(name: string, win: Window = window): SessionEnv {
 }
 
 export function startSession(context: PlayerContext, controller: PlayerController, name: string): Sink {
-  return createSession(context, controller.episodes, browserEnv(name));
+  const env = browserEnv(name);
+  const local = env.send;
+  // each call also goes to the embedding page (embed/bridge posts it there, /lib.js calls the publisher's function)
+  env.send = (event, payload) => {
+    local(event, payload);
+    controller.events.emit('statisticsSent', { event, payload: { ...payload }, name });
+  };
+  return createSession(context, controller.episodes, env);
 }
 
 export function createSession(context: PlayerContext, episodes: readonly EpisodeData[], env: SessionEnv): Sink {

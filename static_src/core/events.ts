@@ -26,6 +26,9 @@ export interface PlayerEvents {
   shareAction: { action: ShareAction };
   airplayClicked: Record<string, never>;
   adEvent: { name: AdEventName; ad: AdHistoryItem | null; adTime: number; status: string }; // ads/events
+  // An analytics call made (analytics/session): the embedding page gets it too (embed/bridge), for a publisher on
+  // another origin, whose statistics function the player's window cannot reach.
+  statisticsSent: { event: string; payload: Record<string, string | number | boolean | null>; name: string };
 }
 
 /** What the media looked like when an error stopped it, read before the engine is released. */

@@ -126,6 +126,13 @@ describe('connectParent: outgoing', () => {
     ]);
   });
 
+  it('posts each analytics call as statistics, to the parent origin only', () => {
+    const { target, postMessage } = connected();
+    const call = { event: 'play', payload: { content_id: 2 }, name: 'sendStatistics' };
+    target.events.emit('statisticsSent', call);
+    expect(postMessage.mock.calls).toEqual([[{ source: 'player', type: 'statistics', payload: call }, PUBLISHER]]);
+  });
+
   it('does not forward the other player events', () => {
     const { target, postMessage } = connected();
     target.events.emit('phaseChanged', { phase: 'playing' });

@@ -102,6 +102,7 @@ export function connectParent(target: BridgeTarget, serverOrigin: string | null,
   disposer.add(events.on('episodeChanged', ({ episode }) => post('episodeChanged', episode)));
   disposer.add(events.on('enterFullScreen', () => post('enterFullScreen', null)));
   disposer.add(events.on('exitFullScreen', () => post('exitFullScreen', null)));
+  disposer.add(events.on('statisticsSent', (call) => post('statistics', call)));
   disposer.listen(win, 'message', (event) => onMessage(event as MessageEvent));
   post('ready', null);
   return () => disposer.dispose();

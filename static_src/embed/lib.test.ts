@@ -28,7 +28,7 @@ function embed(options: Partial<Parameters<typeof createPlayer>[1]> = {}) {
   const receive = (data: unknown, { source = frameWindow as unknown, origin = PLAYER } = {}) =>
     [...listeners].forEach((listener) => listener({ data, source, origin } as MessageEvent));
   const ready = () => receive({ source: 'player', type: 'ready', payload: null });
-  return { player, posted, receive, ready, listeners };
+  return { player, posted, receive, ready, listeners, win };
 }
 
 describe('playerAddress', () => {
@@ -146,6 +146,29 @@ describe('createPlayer', () => {
 
     expect(progress.mock.calls).toEqual([[{ currentTime: 3, duration: 60 }]]);
     expect(episodes.mock.calls).toEqual([[episode]]);
+  });
+
+  it("relays analytics: the statistics event, and a call of the publisher page's own function", () => {
+    const { player, receive, win } = embed();
+    const calls: unknown[][] = [];
+    const page = win as unknown as Record<string, unknown>;
+    page.publisherStats = (...args: unknown[]) => calls.push(args);
+    const heard = jest.fn();
+    player.on('statistics', heard);
+    const call = { event: 'pause', payload: { content_id: 2, time: 5 }, name: 'publisherStats' };
+    receive({ source: 'player', type: 'statistics', payload: call });
+    receive({ source: 'player', type: 'statistics', payload: { ...call, name: 'notDefinedHere' } }); // no function
+    page.publisherStats = () => {
+      throw new Error('the publisher broke it');
+    };
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    receive({ source: 'player', type: 'statistics', payload: call }); // a throwing one stays on its side
+    delete page.publisherStats;
+
+    expect(calls).toEqual([['pause', { content_id: 2, time: 5 }]]);
+    expect(heard).toHaveBeenCalledTimes(3);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
   });
 
   it('ignores messages from another frame, another origin, and malformed ones', () => {

@@ -101,6 +101,17 @@ export function playerAddress(base: string, options: PlayerOptions, parentOrigin
   return url;
 }
 
+/** The publisher page's own statistics function (spec §7), when it defines one: called as the player would call it
+ * on its own window. Whatever it does or throws stays on the publisher's side. */
+function callPublisher(win: Window, call: PlayerEventPayloads['statistics']): void {
+  try {
+    const fn = (win as unknown as Record<string, unknown>)[call.name];
+    if (typeof fn === 'function') fn.call(win, call.event, { ...call.payload });
+  } catch (error) {
+    console.warn(`PlayerHost: window.${call.name} failed`, error);
+  }
+}
+
 export function createPlayer(container: Element | string, options: PlayerOptions, win: Window = window): EmbeddedPlayer {
   const host = typeof container === 'string' ? win.document.querySelector(container) : container;
   if (!host) throw new Error(`PlayerHost: no element ${String(container)}`);
@@ -144,6 +155,8 @@ export function createPlayer(container: Element | string, options: PlayerOptions
       pending.forEach(send);
     } else if (message.type === 'enterFullScreen' || message.type === 'exitFullScreen') {
       stretch(message.type === 'enterFullScreen');
+    } else if (message.type === 'statistics') {
+      callPublisher(win, message.payload);
     }
     listeners.emit(message.type, message.payload as never); // a failing listener is logged, the others still run
   };

@@ -19,6 +19,29 @@ describe('parseCommand', () => {
   });
 });
 
+describe('parseMessage: statistics', () => {
+  const call = (payload: unknown) => parseMessage({ source: 'player', type: 'statistics', payload });
+
+  it('keeps an analytics call: its event, its flat payload, the function name', () => {
+    expect(call({ event: 'play', name: 'sendStatistics', payload: { content_id: 2, title: 'Т', live: false, x: null } }))
+      .toEqual({
+        source: 'player',
+        type: 'statistics',
+        payload: { event: 'play', name: 'sendStatistics', payload: { content_id: 2, title: 'Т', live: false, x: null } },
+      });
+  });
+
+  it('drops nested values, and refuses a name that is not an identifier or an odd event name', () => {
+    expect(call({ event: 'play', name: 'stats', payload: { a: 1, deep: { b: 2 }, list: [1] } })?.payload).toEqual({
+      event: 'play', name: 'stats', payload: { a: 1 },
+    });
+    expect(call({ event: 'play', name: 'alert(1)', payload: {} })).toBeNull();
+    expect(call({ event: 'play', name: 'constructor.constructor', payload: {} })).toBeNull();
+    expect(call({ event: 'a b', name: 'stats', payload: {} })).toBeNull();
+    expect(call({ event: 'play', name: 'stats', payload: 'text' })).toBeNull();
+  });
+});
+
 describe('parseMessage', () => {
   it('reads each message type of the player', () => {
     const episode = makeEpisode({ id: 3 });

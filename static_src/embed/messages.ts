@@ -15,6 +15,9 @@ export interface PlayerEventPayloads {
   exitFullScreen: null; // restore the frame
   episodeChanged: EpisodeData; // another episode was chosen (spec §4), the episode as the player context has it
   timeProgressChanged: { currentTime: number; duration: number }; // seconds, at most once a second (spec §9)
+  // an analytics call (spec §7) as the player made it: the event's name, its flat payload, and the statistics
+  // function's name, which /lib.js calls on the publisher's page when it defines one
+  statistics: { event: string; payload: Record<string, string | number | boolean | null>; name: string };
 }
 
 export type PlayerEventType = keyof PlayerEventPayloads;
@@ -40,6 +43,9 @@ function isPlainObject(value: unknown): value is Fields {
 function field(data: Fields, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(data, key) ? data[key] : undefined;
 }
+
+const EVENT_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/; // as STATISTICS_FUNCTION (app/config.py)
 
 function isId(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
@@ -82,6 +88,19 @@ export function parseMessage(data: unknown): PlayerMessage | null {
       if (typeof currentTime !== 'number' || !Number.isFinite(currentTime)) return null;
       if (typeof duration !== 'number' || Number.isNaN(duration)) return null;
       return { source: MESSAGE_SOURCE, type, payload: { currentTime, duration } };
+    }
+    case 'statistics': {
+      if (!isPlainObject(payload)) return null;
+      const event = field(payload, 'event');
+      const name = field(payload, 'name');
+      const fields = field(payload, 'payload');
+      if (typeof event !== 'string' || !EVENT_NAME.test(event)) return null;
+      if (typeof name !== 'string' || !IDENTIFIER.test(name) || !isPlainObject(fields)) return null;
+      const flat: Record<string, string | number | boolean | null> = {};
+      for (const [key, value] of Object.entries(fields)) {
+        if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) flat[key] = value as never;
+      }
+      return { source: MESSAGE_SOURCE, type, payload: { event, payload: flat, name } };
     }
     default:
       return null;

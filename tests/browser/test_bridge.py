@@ -27,7 +27,7 @@ from tests.browser.conftest import serving
 from tests.conftest import reconfigure
 
 SERIES, FILM, SKIPPABLE = 2, 1, 1
-EVENT_TYPES = ["ready", "enterFullScreen", "exitFullScreen", "episodeChanged", "timeProgressChanged"]
+EVENT_TYPES = ["ready", "enterFullScreen", "exitFullScreen", "episodeChanged", "timeProgressChanged", "statistics"]
 
 # Records, in every frame, what must never happen: uncaught errors, unhandled rejections, CSP violations. (The player
 # runs without 'unsafe-eval': Playwright's checks in its frame are functions, never expression strings, which it evals.)
@@ -49,6 +49,8 @@ PUBLISHER_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Из
   addEventListener('message', (e) => received.push({
     origin: e.origin, data: e.data, fromPlayer: !!window.player && e.source === player.iframe.contentWindow }));
   window.events = [];  // what lib.js handed to the listeners
+  window.stats = [];  // the publisher's own statistics function (spec §7), which /lib.js calls for the player
+  window.sendStatistics = function (event, payload) { stats.push({ event, payload, self: this === window }); };
   window.embed = (options) => {
     window.player = PlayerHost.createPlayer('#slot', options);
     for (const type of TYPES) player.on(type, (payload) => events.push({ type, payload }));
@@ -351,3 +353,20 @@ def test_a_share_link_from_a_publisher_page_keeps_its_path_and_query(servers, pu
     # the page's own path and query, byte for byte, with the episode's segments (the page is not the player's origin)
     expect(field).to_have_value(
         f"{publisher_origin}/publisher/page.html/season-2/episode-3?player={player_origin}&third={third_origin}")
+
+
+def test_the_publishers_own_statistics_function_receives_the_players_events(servers, publisher_page, page: Page):
+    """Spec §7's analytics from a page on another origin: the player's window cannot reach the publisher's function,
+    so /lib.js calls it with what the player posts (statistics), and hands the same to the player object's listeners."""
+    frame = publisher_page(movieId=SERIES, autoPlay=True)
+    wait_playing(frame, 1)
+    page.wait_for_function("() => stats.some((s) => s.event === 'play')", timeout=10_000)
+    play = page.evaluate("() => stats.find((s) => s.event === 'play')")
+    assert play["payload"]["video_id"] == SERIES and play["payload"]["video_title"] == "Тихая гавань"
+    assert play["self"] is True  # called as the player calls it: `this` is the page's window
+    heard = page.evaluate("""() => new Promise((resolve) => {
+      player.on('statistics', (call) => resolve(call));
+      player.pause();
+    })""")
+    assert heard["event"] == "pause" and heard["name"] == "sendStatistics"
+    page.wait_for_function("() => stats.some((s) => s.event === 'pause')")
