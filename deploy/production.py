@@ -220,6 +220,7 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
             log.close()
 
 
+
 def main() -> None:
     port = int(os.environ.get("PORT", "8080"))
     with running(port=port) as shape:

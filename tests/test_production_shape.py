@@ -43,7 +43,12 @@ def shape() -> Iterator[Shape]:
     database = server.set(database=name).render_as_string(hide_password=False)
     try:
         with running(port=free_port(), quiet=True, database_url=database, redis_url="redis://127.0.0.1:6379/5") as up:
+            # each worker's first requests connect to PostgreSQL and Redis and make the snapshots: done before the
+            # tests, which time what comes after (the suite runs beside browser tests: a busy machine)
+            for path in ("/?movie_id=2", "/contents/2", "/episodes?content-id=2", "/healthz") * 4:
+                get(up.base + path, timeout=60)
             yield up
+        shutil.rmtree(up.run, ignore_errors=True)  # its logs and nginx's cache
     finally:
         admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
         with admin.connect() as connection:
@@ -52,7 +57,7 @@ def shape() -> Iterator[Shape]:
 
 
 def get(url: str, headers: dict[str, str] | None = None, data: bytes | None = None,
-        timeout: float = 5) -> tuple[int, dict[str, str], bytes, float]:
+        timeout: float = 30) -> tuple[int, dict[str, str], bytes, float]:
     started = time.monotonic()
     request = urllib.request.Request(url, data=data, headers=headers or {})  # noqa: S310 - loopback
     try:
