@@ -80,6 +80,11 @@ export const STORAGE_KEYS = {
 export const HLS_CONFIG = {
   capLevelToPlayerSize: true, // abr-controller: a small iframe on a cheap phone never fetches more pixels than it shows
   maxBufferLength: 30, // stream-controller: seconds buffered ahead (its default), stated here on purpose
+  // base-stream-controller getMaxBufferLength: hls.js buffers ahead max(maxBufferLength, maxBufferSize 60 MB ÷ the
+  // level's bitrate) seconds, capped only by this (its default 600): at a phone's 600 kbit/s that is the whole 600 s,
+  // about 43 MB fetched in the first seconds, mostly wasted when a viewer leaves early (their data plan, our CDN
+  // bill). 60 s still rides out a minute of lost network; the 30 s target above is what is kept topped up.
+  maxMaxBufferLength: 60,
   backBufferLength: 30, // buffer-controller: evict what was played over 30 s ago; the default keeps it all (memory)
   startFragPrefetch: true, // stream-controller: fetch the first fragment while the codecs are being set up
   // transmuxer-interface: even fMP4 passthrough parses each fragment (~90 ms for the first one on the main thread
