@@ -1,4 +1,4 @@
-import { cacheBuster, fillMacros, ping, pingAll, playhead } from './pixels';
+import { cacheBuster, fillMacros, ping, pingAll, pingError, playhead } from './pixels';
 
 describe('macros', () => {
   it('replaces [ERRORCODE] with the code, 900 when it is unknown or not three digits', () => {
@@ -58,6 +58,16 @@ describe('pings', () => {
     const sent = pingAll(['https://t.example/a?c=[ERRORCODE]', 'https://t.example/a?c=[ERRORCODE]', '', 'https://t.example/b'],
       { ERRORCODE: 405 }, fetcher);
     expect(sent).toEqual(['https://t.example/a?c=405', 'https://t.example/b']);
+    expect(fetcher).toHaveBeenCalledTimes(2);
+  });
+
+  it('fill an error pixel\'s code and playhead: where the ad got to, zero for one that never played', () => {
+    const fetcher = jest.fn().mockResolvedValue(undefined);
+    const template = 'https://t.example/e?c=[ERRORCODE]&ph=[ADPLAYHEAD]&a=[ASSETURI]';
+    expect(pingError([template], 100, undefined, {}, fetcher)).toEqual(
+      ['https://t.example/e?c=100&ph=00%3A00%3A00.000&a=[ASSETURI]']);
+    expect(pingError([template], 405, 3.25, { ASSETURI: 'https://cdn.example/a.mp4', ERRORCODE: 1 }, fetcher)).toEqual(
+      ['https://t.example/e?c=405&ph=00%3A00%3A03.250&a=https%3A%2F%2Fcdn.example%2Fa.mp4']);
     expect(fetcher).toHaveBeenCalledTimes(2);
   });
 });

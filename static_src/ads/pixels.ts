@@ -57,3 +57,12 @@ export function pingAll(templates: readonly string[], macros: Macros = {}, fetch
   for (const url of sent) ping(url, fetcher);
   return sent;
 }
+
+/**
+ * An ad's Error URLs with its code and [ADPLAYHEAD]: where the ad had got to, 00:00:00.000 for one that failed before
+ * it played (a document, a wrapper chain, a media file choice).
+ */
+export function pingError(templates: readonly string[], code: number, adTime = 0, macros: Macros = {},
+  fetcher?: typeof fetch): string[] {
+  return pingAll(templates, { ...macros, ERRORCODE: code, ADPLAYHEAD: playhead(adTime) }, fetcher);
+}

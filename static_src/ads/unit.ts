@@ -4,7 +4,7 @@
 // Disposer owns the element's listeners and the media timeout; pausing and releasing the element stay explicit.
 import { Disposer } from '../core/dispose';
 import { createStore, type Store } from '../core/store';
-import { pingAll, playhead } from './pixels';
+import { pingError } from './pixels';
 import { AdError, AdErrorCode, adError, isHttpUrl, skipState } from './rules';
 import { AdTracker } from './tracker';
 import type { LoadedAd } from './vast';
@@ -206,11 +206,8 @@ export class AdUnit {
   private fail(error: AdError): void {
     if (isTerminal(this.status)) return;
     console.warn(`ads: ${error.code} ${error.message}`);
-    pingAll(this.loaded.errorUrls, {
-      ERRORCODE: error.code,
-      ADPLAYHEAD: playhead(this.video.currentTime),
-      ASSETURI: this.loaded.mediaFile.fileURL ?? undefined,
-    }, this.options.fetcher);
+    pingError(this.loaded.errorUrls, error.code, this.video.currentTime,
+      { ASSETURI: this.loaded.mediaFile.fileURL ?? undefined }, this.options.fetcher);
     this.store.set({ error });
     this.finish('ERROR');
   }

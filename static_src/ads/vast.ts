@@ -5,8 +5,9 @@
 // the chain with its code, through our keepalive pixels instead of the library's <img> ones.
 import { VASTClient } from '@dailymotion/vast-client';
 import { fetchWithin, type AdRequest } from './list';
-import { pingAll } from './pixels';
+import { pingError } from './pixels';
 import { AdError, AdErrorCode, adError, chooseMediaFile, type AdMediaFile } from './rules';
+import { parseXml } from './xml';
 
 export interface VastMediaFile extends AdMediaFile {
   fileURL: string | null;
@@ -96,7 +97,7 @@ function fetchText(url: string, options: LoadOptions): Promise<{ status: number;
  * error have gone out when it returns or throws.
  */
 export async function loadVast(url: string, options: LoadOptions): Promise<LoadedAd> {
-  const ping = options.ping ?? ((urls: string[], code: AdErrorCode) => void pingAll(urls, { ERRORCODE: code }));
+  const ping = options.ping ?? ((urls: string[], code: AdErrorCode) => void pingError(urls, code));
   let rootFailure: AdError | null = null; // why our handler refused the list's own document
   const client = new VASTClient(0, 0, memoryStorage() as unknown as ConstructorParameters<typeof VASTClient>[2]);
   const parser = client.getParser();
@@ -136,10 +137,8 @@ export async function loadVast(url: string, options: LoadOptions): Promise<Loade
         return refuse(adError(AdErrorCode.UNDEFINED, { failedLoad: true }));
       }
       if (!answer.ok) return refuse(adError(AdErrorCode.UNDEFINED, { failedLoad: true }), answer.status);
-      const xml = new DOMParser().parseFromString(answer.text, 'text/xml');
-      if (xml.getElementsByTagName('parsererror').length > 0 || !xml.documentElement) {
-        return refuse(adError(AdErrorCode.XML_PARSE), answer.status);
-      }
+      const xml = parseXml(answer.text);
+      if (!xml) return refuse(adError(AdErrorCode.XML_PARSE), answer.status);
       if (xml.documentElement.localName !== 'VAST') {
         return refuse(adError(AdErrorCode.VERSION_UNSUPPORTED), answer.status); // VAST 1.0's VideoAdServingTemplate
       }

@@ -23,15 +23,16 @@ VAST_TIMEOUT_S = 2  # the spec's 5 s per VAST request, shortened on this server 
 
 faults = Blueprint("faults", __name__)
 UNSUPPORTED = """<VAST version="4.2"><Ad id="u"><InLine><AdSystem>t</AdSystem>
-<Error><![CDATA[{base}/fault/pixel?event=error&source=fault&code=[ERRORCODE]]]></Error>
+<Error><![CDATA[{base}/fault/pixel?event=error&source=fault&code=[ERRORCODE]&playhead=[ADPLAYHEAD]]]></Error>
 <Impression><![CDATA[{base}/fault/pixel?event=impression&source=fault]]></Impression><AdTitle>u</AdTitle>
 <Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles>
 <MediaFile delivery="progressive" type="video/x-flv" width="640" height="360"><![CDATA[{base}/a.flv]]></MediaFile>
 </MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>"""
-EMPTY = """<VAST version="4.2"><Error><![CDATA[{base}/fault/pixel?event=error&source=fault&code=[ERRORCODE]]]></Error>
+EMPTY = """<VAST version="4.2">
+<Error><![CDATA[{base}/fault/pixel?event=error&source=fault&code=[ERRORCODE]&playhead=[ADPLAYHEAD]]]></Error>
 </VAST>"""
 WRAPPER = """<VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>t</AdSystem>
-<Error><![CDATA[{base}/fault/pixel?event=error&source=wrapper&code=[ERRORCODE]]]></Error>
+<Error><![CDATA[{base}/fault/pixel?event=error&source=wrapper&code=[ERRORCODE]&playhead=[ADPLAYHEAD]]]></Error>
 <Impression><![CDATA[{base}/fault/pixel?event=impression&source=wrapper]]></Impression>
 <VASTAdTagURI><![CDATA[{base}/fault/{kind}.xml]]></VASTAdTagURI></Wrapper></Ad></VAST>"""
 JS_CLICK = """<VAST version="4.2"><Ad id="j"><InLine><AdSystem>t</AdSystem><AdTitle>j</AdTitle>
@@ -45,12 +46,15 @@ JS_CLICK = """<VAST version="4.2"><Ad id="j"><InLine><AdSystem>t</AdSystem><AdTi
 
 
 FAULT_HITS: list[tuple[str, str, str]] = []  # (event, source, code): the pixels of the outside documents above
+FAULT_PLAYHEADS: list[str] = []  # the [ADPLAYHEAD] of each of their error pixels
 
 
 @faults.get("/fault/pixel")
 def fault_pixel() -> Response:
     """The outside ad server's own tracking endpoint (ours takes only house creatives' pixels)."""
     FAULT_HITS.append((request.args["event"], request.args.get("source", ""), request.args.get("code", "")))
+    if "playhead" in request.args:
+        FAULT_PLAYHEADS.append(request.args["playhead"])
     return Response(status=204, headers={"Access-Control-Allow-Origin": "*"})
 
 
@@ -74,6 +78,8 @@ def fault(kind: str) -> Response:
         return Response(JS_CLICK.format(base=base), mimetype="application/xml")
     if kind == "invalid":
         return Response("<VAST version='4.2'><Ad><InLine>", mimetype="application/xml")
+    if kind == "text":  # an ad server's error page, answered with 200
+        return Response("Service unavailable", mimetype="text/plain")
     if kind == "empty":
         return Response(EMPTY.format(base=base), mimetype="application/xml")
     if kind == "unsupported":
@@ -223,19 +229,26 @@ def test_a_mid_roll_plays_once_at_half_of_the_long_film(ads_app, page: Page):
 
 @pytest.mark.parametrize(
     ("kind", "code", "wrapped"),
-    [("invalid", 100, 100), ("empty", 901, 901), ("unsupported", 403, 403), ("slow", 350, 301), ("missing", 900, 900)],
+    [("invalid", 100, 100), ("text", 100, 100), ("empty", 901, 901), ("unsupported", 403, 403), ("slow", 350, 301),
+     ("missing", 900, 900)],
 )
 def test_a_broken_vast_reports_its_code_and_the_film_plays(ads_app, page: Page, kind, code, wrapped):
     """Straight from the list, a document that never parsed has no Error URL to report to: the code is logged. Behind
-    a wrapper, the wrapper's Error URL receives it (a hung target: 301, IAB's code for a wrapper's timeout)."""
+    a wrapper, the wrapper's Error URL receives it, with [ADPLAYHEAD] at zero (a hung target: 301, IAB's code for a
+    wrapper's timeout). A document that is not XML costs no Content-Security-Policy violation (Chromium's DOMParser
+    styles its error block inline)."""
     app, base = ads_app
     for url, expected, reported in ((f"{base}/fault/{kind}.xml", code, kind in ("empty", "unsupported")),
                                     (f"{base}/fault/wrap/{kind}.xml", wrapped, True)):
         place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=url, content_id=LONG_FILM))
         FAULT_HITS.clear()
+        FAULT_PLAYHEADS.clear()
         warnings: list[str] = []
         page.on("console", lambda message, into=warnings: into.append(message.text) if message.type == "warning"
                 else None)
+        policy: list[str] = []
+        page.on("console", lambda message, into=policy: into.append(message.text)
+                if "Content Security Policy" in message.text else None)
         started = time.monotonic()
         page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
         wait_until_playing(page, 1, timeout=20_000)
@@ -251,7 +264,9 @@ def test_a_broken_vast_reports_its_code_and_the_film_plays(ads_app, page: Page, 
             assert ("wrapper", str(expected)) in errors and all(error == str(expected) for _, error in errors)
         else:
             assert errors == [("fault", str(expected))]
+        assert len(FAULT_PLAYHEADS) == len(errors) and set(FAULT_PLAYHEADS) <= {"00:00:00.000"}  # it never played
         assert page.locator(".ad-layer").count() == 0
+        assert policy == []
     assert page.errors == []
 
 
