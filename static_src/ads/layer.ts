@@ -4,6 +4,7 @@
 import { DEFAULTS } from '../core/defaults';
 import { Emitter, type PlayerEvents } from '../core/events';
 import { t } from '../i18n';
+import { setIcon, svgIcon } from '../ui/iconPaths';
 import { isHttpUrl, shouldPlay } from './rules';
 import type { AdState } from '../player/controller';
 import type { AdType } from './scheduler';
@@ -63,6 +64,13 @@ export class AdLayer {
     const label = element('span', 'ad-layer__label');
     label.textContent = t('ad');
     const skip = element('button', 'ad-layer__skip', { type: 'button', 'data-ad-control': 'skip' });
+    const skipText = element('span', 'ad-layer__skip-text');
+    const toggleIcon = svgIcon('pause', 'ad-layer__icon');
+    const muteIcon = svgIcon('volume', 'ad-layer__icon');
+    const skipIcon = svgIcon('next', 'ad-layer__icon');
+    toggle.append(toggleIcon);
+    mute.append(muteIcon);
+    skip.append(skipText, skipIcon);
     bar.append(toggle, mute, volume, label, skip);
     root.append(video, click, bar);
     if (!isHttpUrl(ad.linear.videoClickThroughURLTemplate?.url ?? '')) click.hidden = true; // never javascript: etc.
@@ -79,15 +87,16 @@ export class AdLayer {
       const state = unit.store.get();
       const paused = state.status === 'PAUSED' || state.status === 'LOADED' || state.status === 'CREATED';
       if (!isTerminal(state.status)) this.options.onAdState?.(paused ? 'paused' : 'playing');
-      toggle.textContent = paused ? '▶' : '❚❚';
+      setIcon(toggleIcon, paused ? 'play' : 'pause');
       toggle.setAttribute('aria-label', paused ? t('play') : t('pause'));
       const silent = state.muted || state.volume === 0;
-      mute.textContent = silent ? '🔇' : '🔊';
+      setIcon(muteIcon, silent ? 'muted' : 'volume');
       mute.setAttribute('aria-label', silent ? t('unmute') : t('mute'));
       volume.value = String(silent ? 0 : state.volume);
       skip.hidden = !state.skip.visible;
       skip.disabled = !state.skip.enabled;
-      skip.textContent = state.skip.enabled ? `${t('adSkip')} ⏭` : t('adSkipIn', { n: state.skip.left });
+      // spec §9: the countdown, then 'Пропустить' with its icon (ads.css shows the icon on the enabled button only)
+      skipText.textContent = state.skip.enabled ? t('adSkip') : t('adSkipIn', { n: state.skip.left });
       root.dataset.status = state.status;
       if (state.status === 'STARTED') this.options.onStart?.();
     };
