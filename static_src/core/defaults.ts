@@ -17,7 +17,7 @@ export const DEFAULTS = {
   rates: [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2], // §9: playback-rate menu; 1 is labelled 'Обычная'
   gains: [1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4], // §9: audio gain menu, shown as percentages; 1 is 'Disabled'
   singleTapMs: 250, // §9: gesture debounce, single tap; owner ui/gestures
-  doubleTapMs: 275, // §9: gesture debounce, double tap; owner ui/gestures
+  doubleTapMs: 275, // §9: gesture debounce, double tap; owner ui/gestures (also the length of uiState's tapGuard)
   sideZoneFraction: 0.2, // §9: double tap on a side fifth seeks; owner ui/gestures
   captionsSampleMs: 2500, // §9: 'Captions look like this.' shown this long after a style change; owner ui/Captions
   menuDragClearMs: 300, // §9: a menu's drag state clears 300 ms after drag end; owner ui/Menu

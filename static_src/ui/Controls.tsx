@@ -63,8 +63,10 @@ function TimeDisplay({ controller }: { controller: PlayerController }) {
     );
   }
   return (
+    // Two parts: where the row has no room for both (a phone with every button on), the total gives way (controls.css)
     <span className="player__time" aria-hidden="true">
-      {formatTime(currentTime)} / {formatTime(duration || DEFAULTS.unknownTime)}
+      <span className="player__time-current">{formatTime(currentTime)}</span>
+      <span className="player__time-total">{`\u00a0/ ${formatTime(duration || DEFAULTS.unknownTime)}`}</span>
     </span>
   );
 }

@@ -47,8 +47,10 @@ export function Player({ context, controller, container }: Props) {
     container.dataset.layout = layout;
     container.dataset.controls = uiState.controlsVisible || menuOpen ? 'visible' : 'hidden';
     container.dataset.fullscreen = state.fullscreen ? 'on' : 'off';
+    if (uiState.tapGuard) container.dataset.tapGuard = '';
+    else delete container.dataset.tapGuard;
     /* eslint-enable react-hooks/immutability */
-  }, [container, layout, uiState.controlsVisible, menuOpen, state.fullscreen]);
+  }, [container, layout, uiState.controlsVisible, menuOpen, state.fullscreen, uiState.tapGuard]);
 
   const showStart = state.phase === 'idle' || state.phase === 'paused';
   const busy = state.phase === 'loading' || (state.buffering && state.phase !== 'paused');

@@ -30,7 +30,7 @@ function shareLink(position: Props['position'], seconds: number | null, claim: P
 export function SharePopup({ title, position, currentTime, claim, onClose, onAction }: Props) {
   const [withTime, setWithTime] = useState(false);
   const [copied, setCopied] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
   const headingId = useId();
   const seconds = Math.floor(currentTime);
   const link = shareLink(position, withTime ? seconds : null, claim);
@@ -76,7 +76,16 @@ export function SharePopup({ title, position, currentTime, claim, onClose, onAct
       </div>
       <label className="player__share-field">
         <span className="player__visually-hidden">{t('shareLink')}</span>
-        <input ref={inputRef} className="player__share-input" type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+        {/* wrapped over lines, so that a phone shows the whole address rather than its tail */}
+        <textarea
+          ref={inputRef}
+          className="player__share-input"
+          readOnly
+          rows={2}
+          spellCheck={false}
+          value={link}
+          onFocus={(e) => e.currentTarget.select()}
+        />
       </label>
       <div className="player__share-row">
         <label className="player__share-check">

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../core/defaults';
 import { resetStorageWarnings } from '../core/storage';
 import { UiController } from './uiState';
 
@@ -18,6 +19,21 @@ describe('UiController', () => {
     expect(ui.store.get().seekFlash).toBe(10);
     jest.advanceTimersByTime(200);
     expect(ui.store.get().seekFlash).toBeNull();
+  });
+
+  it('guards controls shown by a tap for a double tap\'s length, restarting with each reveal', () => {
+    const ui = new UiController();
+    ui.revealControlsByTap();
+    expect(ui.store.get()).toMatchObject({ controlsVisible: true, tapGuard: true });
+    jest.advanceTimersByTime(DEFAULTS.doubleTapMs - 100);
+    ui.revealControlsByTap();
+    jest.advanceTimersByTime(DEFAULTS.doubleTapMs - 1);
+    expect(ui.store.get().tapGuard).toBe(true);
+    jest.advanceTimersByTime(1);
+    expect(ui.store.get()).toMatchObject({ controlsVisible: true, tapGuard: false });
+    ui.revealControlsByTap();
+    ui.dispose(); // no timer outlives the player
+    expect(jest.getTimerCount()).toBe(0);
   });
 
   it("shows the captions sample for 2500 ms after a style change and remembers the style", () => {

@@ -25,6 +25,9 @@ export interface UiState {
   captionStyle: CaptionStyle;
   captionSample: boolean; // 'Captions look like this.' after a style change
   seekFlash: number | null; // the last double-tap seek, shown briefly (+10 / -10)
+  // A tap has just shown the controls: for a double tap's length they let taps through to the video underneath, so
+  // the second tap of a double tap is the gesture's, not a press of the button that appeared under the finger
+  tapGuard: boolean;
 }
 
 function isCaptionStyle(value: unknown): value is CaptionStyle {
@@ -42,6 +45,7 @@ export class UiController {
   readonly store: Store<UiState>;
   private sampleTimer: ReturnType<typeof setTimeout> | undefined;
   private flashTimer: ReturnType<typeof setTimeout> | undefined;
+  private guardTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     this.store = createStore<UiState>({
@@ -52,6 +56,7 @@ export class UiController {
       captionStyle: readJson(STORAGE_KEYS.captionStyle, DEFAULT_CAPTION_STYLE, isCaptionStyle),
       captionSample: false,
       seekFlash: null,
+      tapGuard: false,
     });
   }
 
@@ -69,6 +74,13 @@ export class UiController {
 
   setControlsVisible(controlsVisible: boolean): void {
     this.store.set({ controlsVisible });
+  }
+
+  /** A tap shows the controls (the phone's single tap): they ignore taps for `DEFAULTS.doubleTapMs` (see tapGuard). */
+  revealControlsByTap(): void {
+    this.store.set({ controlsVisible: true, tapGuard: true });
+    clearTimeout(this.guardTimer);
+    this.guardTimer = setTimeout(() => this.store.set({ tapGuard: false }), DEFAULTS.doubleTapMs);
   }
 
   setCaptionStyle(patch: Partial<CaptionStyle>): void {
@@ -89,5 +101,6 @@ export class UiController {
   dispose(): void {
     clearTimeout(this.sampleTimer);
     clearTimeout(this.flashTimer);
+    clearTimeout(this.guardTimer);
   }
 }

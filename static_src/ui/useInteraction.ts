@@ -116,7 +116,9 @@ export function useGestures(controller: PlayerController, ui: UiController, mobi
       createTapRecognizer((gesture) => {
         if (ui.store.get().menu || ui.store.get().shareOpen) return ui.openMenu(null);
         if (gesture.type === 'single') {
-          if (latest.current.mobile) return ui.setControlsVisible(!ui.store.get().controlsVisible);
+          if (latest.current.mobile) {
+            return ui.store.get().controlsVisible ? ui.setControlsVisible(false) : ui.revealControlsByTap();
+          }
           return controller.togglePlay();
         }
         if (gesture.zone === 'center') return controller.toggleFullscreen();

@@ -1,5 +1,6 @@
 """The mobile layout on a phone (spec §2, §9): at and below 640 px the player takes the full-screen-style overlay,
-a single tap shows or hides the controls instead of pausing, and a double tap on a side fifth seeks 10 s."""
+a single tap shows or hides the controls instead of pausing, and a double tap on a side fifth seeks 10 s. On a portrait
+screen the player page is the film's 16:9 frame in the middle of the screen."""
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -31,12 +32,20 @@ def playing_on_phone(phone: Page, live_server) -> Page:
     return phone
 
 
+def frame_of(page: Page) -> dict[str, float]:
+    box = player(page).bounding_box()
+    assert box
+    return box
+
+
 def test_the_phone_gets_the_mobile_layout(playing_on_phone: Page):
     page = playing_on_phone
     assert page.evaluate("innerWidth") == 390
-    controls = page.locator(".player__controls")
-    box = controls.bounding_box()
-    assert box and box["y"] == 0 and box["height"] == 844  # the overlay covers the whole player
+    frame = frame_of(page)  # the film's 16:9 frame, in the middle of the portrait screen
+    assert frame["width"] == 390 and abs(frame["height"] - 390 * 9 / 16) < 1
+    assert abs(frame["y"] + frame["height"] / 2 - 422) < 1
+    box = page.locator(".player__controls").bounding_box()
+    assert box and box["y"] == frame["y"] and box["height"] == frame["height"]  # the overlay covers the whole player
     expect(page.locator(".player__volume-input")).to_be_hidden()  # phones use their own volume keys
     play = page.locator('[data-control="play"]').bounding_box()
     assert play and abs(play["x"] + play["width"] / 2 - 195) < 2 and abs(play["y"] + play["height"] / 2 - 422) < 2
@@ -46,7 +55,8 @@ def test_the_phone_gets_the_mobile_layout(playing_on_phone: Page):
 def test_a_double_tap_on_a_side_fifth_seeks_ten_seconds(playing_on_phone: Page):
     page = playing_on_phone
     expect(player(page)).to_have_attribute("data-controls", "hidden", timeout=4000)  # nothing in the way
-    right, left, y = 390 * 0.9, 390 * 0.1, 844 * 0.3
+    frame = frame_of(page)
+    right, left, y = 390 * 0.9, 390 * 0.1, frame["y"] + frame["height"] * 0.3
     before = current_time(page)
     page.touchscreen.tap(right, y)  # a real double tap of a finger
     page.touchscreen.tap(right, y)
@@ -64,10 +74,12 @@ def test_a_double_tap_on_a_side_fifth_seeks_ten_seconds(playing_on_phone: Page):
 def test_a_tap_shows_and_hides_the_controls_instead_of_pausing(playing_on_phone: Page):
     page = playing_on_phone
     expect(player(page)).to_have_attribute("data-controls", "hidden", timeout=4000)
-    page.touchscreen.tap(195, 250)
+    frame = frame_of(page)
+    y = frame["y"] + frame["height"] * 0.25
+    page.touchscreen.tap(195, y)
     expect(player(page)).to_have_attribute("data-controls", "visible", timeout=1500)
     page.wait_for_timeout(400)  # two taps, not a double
-    page.touchscreen.tap(195, 250)
+    page.touchscreen.tap(195, y)
     expect(player(page)).to_have_attribute("data-controls", "hidden", timeout=1500)
     state = video_state(page)
     assert state["state"] == "playing" and not state["paused"]
@@ -75,6 +87,7 @@ def test_a_tap_shows_and_hides_the_controls_instead_of_pausing(playing_on_phone:
 
 def test_the_seek_flash_goes_away(playing_on_phone: Page):
     page = playing_on_phone
-    page.evaluate(DOUBLE_TAP, [390 * 0.9, 844 * 0.3])
+    frame = frame_of(page)
+    page.evaluate(DOUBLE_TAP, [390 * 0.9, frame["y"] + frame["height"] * 0.3])
     expect(page.locator(".player__flash--right")).to_have_text("+10 с")
     expect(page.locator(".player__flash")).to_have_count(0, timeout=2000)  # a flash: 600 ms
