@@ -60,6 +60,7 @@ export interface PlayerContext {
   userId: string | null;
   langOrder: string[];
   pageUrl?: string | null; // the embedding page's address as the embed says it (page_url); share/link checks it
+  awaitRequestHeaders?: boolean; // request_headers=1: the embedding page relays ad-request headers (embed/requestHeaders)
   config: RuntimeConfig;
 }
 

@@ -9,6 +9,7 @@ import { createApiClient, progressApi } from './api/client';
 import { pageFingerprint, prepareFingerprint } from './api/fingerprint';
 import { readContext } from './context';
 import { connectParent } from './embed/bridge';
+import { parentRequestHeaders } from './embed/requestHeaders';
 import { setLanguage } from './i18n';
 import { PlayerController } from './player/controller';
 import { preloadEngine } from './player/engine';
@@ -86,14 +87,13 @@ function boot(): void {
   // Ads (a lazy chunk): the first start plays once the pre-roll is over; the episode loads underneath it once the ad's
   // first frame is out, and hls.js is evaluated only then (the page preloads the ad path instead of hls.js). The ad
   // list is requested at that start beside the chunk's loading, with the device fingerprint (spec §7: on a first
-  // visit it is computed then, 1000 ms at most).
+  // visit it is computed then, 1000 ms at most) and the headers the embedding page relays, when it said it would.
   const ads = Boolean(context.config.adListUrl && context.isAvailable);
   if (ads) {
     controller.holdPlayback((contentMayLoad) => {
-      const list = pageFingerprint().fingerprint().then(() => fetchAdList(adListFor(context), {
-        headers: adRequestHeaders(),
-        timeoutMs: DEFAULTS.vastTimeoutMs,
-      }));
+      const relayed = parentRequestHeaders.until(Boolean(context.awaitRequestHeaders), DEFAULTS.parentHeadersWaitMs);
+      const list = Promise.all([pageFingerprint().fingerprint(), relayed]).then(() =>
+        fetchAdList(adListFor(context), { headers: adRequestHeaders(), timeoutMs: DEFAULTS.vastTimeoutMs }));
       list.catch(() => undefined); // the scheduler reports a failed list; unread when the ad chunk itself failed
       return import('./ads/boot').then(({ startAds }) =>
         startAds(context, controller, container, list).preroll(contentMayLoad));

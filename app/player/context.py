@@ -123,5 +123,6 @@ def context_blob(ctx: PlayerContext) -> dict[str, Any]:
         "userId": params.user_id,
         "langOrder": list(params.lang_order),
         "pageUrl": page_url(),
+        "awaitRequestHeaders": params.request_headers,  # static_src/embed/requestHeaders.ts
         "config": runtime_config(),
     }

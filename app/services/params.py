@@ -38,6 +38,7 @@ class PlayerParams:
     user_id: str | None = None
     voice_author: str | None = None
     lang_order: tuple[str, ...] = ()
+    request_headers: bool = False  # ours: /lib.js relays the publisher's ad-request headers; the player waits for them
 
 
 def parse_id(raw: str | None) -> int | None:
@@ -99,4 +100,5 @@ def parse_player_params(query: Mapping[str, str]) -> PlayerParams:
         user_id=parse_text(query.get("user_id")),
         voice_author=parse_text(query.get("voice_author")),
         lang_order=parse_lang_order(query.get("lang_order")),
+        request_headers=parse_flag(query.get("request_headers")),
     )

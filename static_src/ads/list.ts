@@ -2,12 +2,7 @@
 // request the list the moment playback is wanted, beside the ad chunk's own loading instead of after it.
 import { pageFingerprint } from '../api/fingerprint';
 import type { PlayerContext } from '../context';
-
-declare global {
-  interface Window {
-    playerRequestHeaders?: unknown; // the embedding page's extra headers for ad requests (spec §7)
-  }
-}
+import { cleanHeaders, parentRequestHeaders, type RelayedHeaders } from '../embed/requestHeaders';
 
 export interface AdList {
   prerollList: string[];
@@ -16,15 +11,13 @@ export interface AdList {
 
 export const AD_LIST_MISSING = 'ENV_AD_LIST_URL is not defined';
 
-/** Common headers (the session context) plus the window-level ones: string values only. */
-export function adRequestHeaders(win: Window = window): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const extra = win.playerRequestHeaders;
-  if (extra && typeof extra === 'object' && !Array.isArray(extra)) {
-    for (const [name, value] of Object.entries(extra as Record<string, unknown>)) {
-      if (typeof value === 'string' && /^[A-Za-z0-9-]+$/.test(name)) headers[name] = value;
-    }
-  }
+/**
+ * Common headers (the session context) plus the window-level ones (spec §7): this window's playerRequestHeaders, and
+ * over them those the embedding page relayed (embed/requestHeaders); only what fetch can send.
+ */
+export function adRequestHeaders(win: Window = window, relayed: RelayedHeaders = parentRequestHeaders):
+Record<string, string> {
+  const headers = { ...cleanHeaders(win.playerRequestHeaders).headers, ...relayed.get() };
   const session = pageFingerprint().current(); // the entry has it ready before the first ad request
   if (session) headers['X-Session-Context'] = session;
   return headers;

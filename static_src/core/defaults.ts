@@ -6,6 +6,10 @@ export const DEFAULTS = {
   progressSaveMs: 10_000, // §5, §9: progress saved at most every 10 s, never on the first tick; owner player/progress
   timeSavingThrottleMs: 1000, // §9: time saving throttle 1 s (timeProgressChanged); owner embed/bridge
   parentCommandsPerSecond: 20, // ours: commands the parent page may send per second, the rest dropped; embed/bridge
+  // ours: with request_headers=1 (/lib.js relays the publisher's ad-request headers) the first ad request waits this
+  // long at most for them: a message round trip takes milliseconds, a publisher page busy with its own scripts longer,
+  // and past this the ads go without them rather than hold the film; owner player.tsx
+  parentHeadersWaitMs: 1000,
   skipStepS: 10, // §9: skip buttons, double tap on the side fifths, media session default step; owner controller
   keySeekS: 5, // §9: keyboard seek step; owner ui/keys
   keySeekShiftS: 10, // §9: keyboard seek step with shift; owner ui/keys

@@ -3,6 +3,8 @@ import { DEFAULTS } from '../core/defaults';
 import { makeEpisode } from '../test/fixtures';
 import { connectParent, parentOrigin, rateLimit, type BridgeTarget } from './bridge';
 import { MESSAGE_SOURCE } from './messages';
+import { parentRequestHeaders } from './requestHeaders';
+import { adRequestHeaders } from '../ads/list';
 
 const PUBLISHER = 'https://publisher.example';
 
@@ -175,6 +177,16 @@ describe('connectParent: incoming', () => {
     expect(target.start).toHaveBeenCalledTimes(1);
     expect(target.seek).toHaveBeenCalledWith(42.5);
     expect(target.selectEpisode).toHaveBeenCalledWith(3, false); // plays only if playback had started
+  });
+
+  it("relays the parent's request headers to the ad requests, and only the parent's", () => {
+    const { receive } = connected();
+    receive({ actionType: 'setRequestHeaders', headers: { 'X-Token': 'evil' } }, { origin: 'https://evil.example' });
+    expect(parentRequestHeaders.get()).toEqual({});
+    receive({ actionType: 'setRequestHeaders', headers: { 'X-Token': 'a1' } });
+    receive({ actionType: 'setRequestHeaders', headers: { 'X-Token': 'a2', 'Bad Name': 'x' } }); // refused whole
+    expect(parentRequestHeaders.get()).toEqual({ 'X-Token': 'a1' });
+    expect(adRequestHeaders({} as Window)).toEqual({ 'X-Token': 'a1' }); // no session context before one is known
   });
 
   it('hands play and pause to an ad on screen instead of the film', () => {

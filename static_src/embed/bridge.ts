@@ -1,12 +1,14 @@
 // The parent-page bridge (spec §4, §7; the schema is embed/messages.ts, documented in docs/embed.md). Outgoing: the
 // player's events, posted to the embedding page's origin only, never to '*'. Incoming: commands, taken only from
 // the parent window at that origin, at most DEFAULTS.parentCommandsPerSecond a second; anything else is ignored.
-// Commands become the controller's intents; play and pause go to an ad instead while one is on screen.
+// Commands become the controller's intents; play and pause go to an ad instead while one is on screen; the request
+// headers for ad calls go to embed/requestHeaders.
 import { DEFAULTS } from '../core/defaults';
 import { Disposer } from '../core/dispose';
 import type { Emitter, PlayerEvents } from '../core/events';
 import { throttle } from '../core/timing';
 import { MESSAGE_SOURCE, parseCommand, type PlayerCommand, type PlayerEventPayloads, type PlayerEventType } from './messages';
+import { parentRequestHeaders } from './requestHeaders';
 
 /** The intents the bridge drives (PlayerController's). */
 export interface BridgeTarget {
@@ -74,6 +76,9 @@ function perform(target: BridgeTarget, command: PlayerCommand): void {
       return target.seek(command.time);
     case 'setEpisode':
       target.selectEpisode(command.episodeId, false).catch(failed);
+      return;
+    case 'setRequestHeaders':
+      return parentRequestHeaders.set(command.headers); // ads/list reads them for each ad request
   }
 }
 

@@ -18,9 +18,10 @@ function publisherWindow() {
   return { win: win as unknown as Window, listeners };
 }
 
-function embed(options: Partial<Parameters<typeof createPlayer>[1]> = {}) {
+function embed(options: Partial<Parameters<typeof createPlayer>[1]> = {}, prepare?: (page: Window) => void) {
   document.body.innerHTML = '<div id="slot"></div>';
   const { win, listeners } = publisherWindow();
+  prepare?.(win);
   const player = createPlayer('#slot', { movieId: 2, playerUrl: `${PLAYER}/`, ...options }, win);
   const frameWindow = player.iframe.contentWindow as Window;
   const posted = jest.spyOn(frameWindow, 'postMessage').mockImplementation(() => undefined);
@@ -169,6 +170,40 @@ describe('createPlayer', () => {
     expect(heard).toHaveBeenCalledTimes(3);
     expect(warn).toHaveBeenCalledTimes(1);
     warn.mockRestore();
+  });
+
+  it("relays the publisher's request headers for ad calls: first at ready, then on each change", () => {
+    const { player, posted, ready } = embed({ requestHeaders: { 'X-Publisher': 'news', 'X-Token': 'a1' } });
+    expect(new URL(player.iframe.src).searchParams.get('request_headers')).toBe('1'); // the player waits for them
+    player.play();
+    expect(posted).not.toHaveBeenCalled();
+    ready();
+    player.setRequestHeaders({ 'X-Token': 'b2' });
+    expect(posted.mock.calls).toEqual([
+      [{ actionType: 'setRequestHeaders', headers: { 'X-Publisher': 'news', 'X-Token': 'a1' } }, PLAYER],
+      [{ actionType: 'play' }, PLAYER],
+      [{ actionType: 'setRequestHeaders', headers: { 'X-Token': 'b2' } }, PLAYER],
+    ]);
+  });
+
+  it("takes the page's window.playerRequestHeaders by default, and leaves out what fetch could not send", () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { player, posted, ready, win } = embed({}, (page) => {
+      page.playerRequestHeaders = { 'X-Site': 'blog', 'Bad Header': 'x', 'X-Num': 5, 'X-Line': 'a\r\nSet-Cookie: 1' };
+    });
+    ready();
+    expect(new URL(player.iframe.src).searchParams.get('request_headers')).toBe('1');
+    expect(posted.mock.calls).toEqual([[{ actionType: 'setRequestHeaders', headers: { 'X-Site': 'blog' } }, PLAYER]]);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('Bad Header, X-Num, X-Line'));
+    expect(win.playerRequestHeaders).toBeDefined();
+    warn.mockRestore();
+  });
+
+  it('says nothing of headers to a player when the page has none', () => {
+    const { player, posted, ready } = embed();
+    ready();
+    expect(new URL(player.iframe.src).searchParams.has('request_headers')).toBe(false);
+    expect(posted).not.toHaveBeenCalled();
   });
 
   it('ignores messages from another frame, another origin, and malformed ones', () => {

@@ -1,12 +1,14 @@
 // /lib.js (spec §7): the script a publisher includes to embed the player. It makes the iframe (the player page with
 // the player parameters and `origin=location.origin`, allowed autoplay, fullscreen, picture-in-picture and
 // encrypted media), sized to fill its container (16:9 of its width when the container has no height), and returns a
-// typed handle: the player's events (on/off) and its commands (play, pause, seek,
-// setEpisode). It talks to that iframe only, at the player's origin only, in the schema of embed/messages.ts, and
+// typed handle: the player's events (on/off) and its commands (play, pause, seek, setEpisode, setRequestHeaders). It
+// talks to that iframe only, at the player's origin only, in the schema of embed/messages.ts, relays what the
+// publisher's page sets for the player (its statistics function, its request headers for ad calls), and
 // stretches the iframe over the page between enterFullScreen and exitFullScreen. A classic script of its own
 // (static_src/build.mjs): window.PlayerHost.createPlayer. docs/embed.md shows it in use.
 import { Emitter } from '../core/events';
 import { parseMessage, type PlayerCommand, type PlayerEventPayloads, type PlayerEventType } from './messages';
+import { cleanHeaders } from './requestHeaders';
 import { player } from '../../app/texts.json';
 
 export type { PlayerEventPayloads, PlayerEventType } from './messages';
@@ -27,6 +29,9 @@ export interface PlayerOptions {
   params?: Record<string, string>; // any other query parameter of the player page
   title?: string; // the iframe's accessible name
   playerUrl?: string; // the player page; by default the address this script came from, without 'lib.js'
+  // headers for the player's ad requests (spec §7's window-level request headers); by default the page's
+  // window.playerRequestHeaders, read when the player is created and again when it is ready
+  requestHeaders?: Record<string, string>;
 }
 
 type Listener<K extends PlayerEventType> = (payload: PlayerEventPayloads[K]) => void;
@@ -39,6 +44,7 @@ export interface EmbeddedPlayer {
   pause(): void;
   seek(time: number): void; // seconds
   setEpisode(episodeId: number): void;
+  setRequestHeaders(headers: Record<string, string>): void; // for the ad requests from now on
   destroy(): void; // removes the iframe and every listener
 }
 
@@ -57,6 +63,7 @@ const QUERY_NAMES: Record<string, string> = {
   langOrder: 'lang_order',
 };
 const ALLOW = 'autoplay; fullscreen; picture-in-picture; encrypted-media';
+const HEADER_RULE = 'each a token name and a string value fetch can send, at most 20';
 const QUEUE_LIMIT = 20; // commands kept until the player is ready; older ones are dropped
 // The iframe fills its container; a container with no height of its own (a block in the flow, the README's snippet)
 // gets a 16:9 player as wide as it is.
@@ -79,9 +86,12 @@ const PAGE_URL_MAX = 2048; // a longer address is not passed (the server would n
 
 /**
  * The player page's address: the player parameters, then `params`, then the embedding page's origin and, for share
- * links (spec §2), its address without the fragment (`page_url`) when it is not too long.
+ * links (spec §2), its address without the fragment (`page_url`) when it is not too long; `request_headers=1` when
+ * this script will relay request headers for the ad calls.
  */
-export function playerAddress(base: string, options: PlayerOptions, parentOrigin: string, pageUrl = ''): URL {
+export function playerAddress(
+  base: string, options: PlayerOptions, parentOrigin: string, pageUrl = '', relaysHeaders = false,
+): URL {
   const url = new URL(base);
   for (const [key, name] of Object.entries(QUERY_NAMES)) {
     const value = (options as unknown as Record<string, unknown>)[key];
@@ -98,6 +108,7 @@ export function playerAddress(base: string, options: PlayerOptions, parentOrigin
   const page = pageUrl.split('#', 1)[0];
   if (page && page.length <= PAGE_URL_MAX) url.searchParams.set('page_url', page);
   else url.searchParams.delete('page_url');
+  if (relaysHeaders) url.searchParams.set('request_headers', '1'); // the player waits for them before its ad requests
   return url;
 }
 
@@ -117,7 +128,16 @@ export function createPlayer(container: Element | string, options: PlayerOptions
   if (!host) throw new Error(`PlayerHost: no element ${String(container)}`);
   const base = options.playerUrl ?? (SCRIPT_SRC ? new URL('./', SCRIPT_SRC).href : null);
   if (!base) throw new Error('PlayerHost: load /lib.js with a <script src>, or pass playerUrl');
-  const address = playerAddress(base, options, win.location.origin, win.location.href);
+  // The publisher's ad-request headers: the option, else the page's window-level ones, as fetch can send them
+  let chosen = options.requestHeaders;
+  const publisherHeaders = () => {
+    const { headers: clean, dropped } = cleanHeaders(chosen ?? win.playerRequestHeaders);
+    if (dropped.length) console.warn(`PlayerHost: request headers left out (${HEADER_RULE}): ${dropped.join(', ')}`);
+    return clean;
+  };
+  let headers = publisherHeaders();
+  const relays = Object.keys(headers).length > 0;
+  const address = playerAddress(base, options, win.location.origin, win.location.href, relays);
   const playerOrigin = address.origin;
   const iframe = win.document.createElement('iframe');
   iframe.src = address.href;
@@ -152,6 +172,8 @@ export function createPlayer(container: Element | string, options: PlayerOptions
     if (message.type === 'ready') {
       const pending = queue ?? [];
       queue = null;
+      if (!chosen) headers = publisherHeaders(); // the page may have set its window-level ones since
+      if (relays || Object.keys(headers).length) send({ actionType: 'setRequestHeaders', headers }); // before the rest
       pending.forEach(send);
     } else if (message.type === 'enterFullScreen' || message.type === 'exitFullScreen') {
       stretch(message.type === 'enterFullScreen');
@@ -176,6 +198,11 @@ export function createPlayer(container: Element | string, options: PlayerOptions
     pause: () => send({ actionType: 'pause' }),
     seek: (time) => send({ actionType: 'seek', time }),
     setEpisode: (episodeId) => send({ actionType: 'setEpisode', episodeId }),
+    setRequestHeaders(next) {
+      chosen = next;
+      headers = publisherHeaders();
+      if (!queue) send({ actionType: 'setRequestHeaders', headers }); // else sent at ready
+    },
     destroy() {
       win.removeEventListener('message', onMessage);
       listeners.clear();

@@ -12,6 +12,19 @@ describe('parseCommand', () => {
     });
   });
 
+  it('takes request headers whole, or not at all', () => {
+    const headers = { 'X-Publisher': 'news', 'X-Empty': '' };
+    expect(parseCommand({ actionType: 'setRequestHeaders', headers })).toEqual({ actionType: 'setRequestHeaders', headers });
+    expect(parseCommand({ actionType: 'setRequestHeaders', headers: {} })).toEqual({ actionType: 'setRequestHeaders', headers: {} });
+    for (const bad of [
+      undefined, null, 'X-A: 1', [['X-A', '1']], { 'X-A': 1 }, { 'X A': '1' }, { 'X-A': 'a\nb' }, { 'X-A': 'ключ' },
+      { 'X-A': 'x'.repeat(1025) }, JSON.parse('{"__proto__": "x"}') as unknown,
+      Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-${i}`, 'v'])),
+    ]) {
+      expect(parseCommand({ actionType: 'setRequestHeaders', headers: bad })).toBeNull();
+    }
+  });
+
   it('reads no inherited property, whatever the prototype offers', () => {
     const proto = { actionType: 'seek', time: 5 };
     expect(parseCommand(Object.create(proto))).toBeNull();

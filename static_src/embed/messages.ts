@@ -5,6 +5,7 @@
 // objects, so that nothing a page sends (strings, null, arrays, '__proto__' or 'constructor' as an action, NaN) can
 // pass for a message or throw.
 import type { EpisodeData } from '../context';
+import { cleanHeaders } from './requestHeaders';
 
 export const MESSAGE_SOURCE = 'player';
 
@@ -31,7 +32,9 @@ export type PlayerCommand =
   | { actionType: 'play' } // start, or resume (the ad when one is on screen)
   | { actionType: 'pause' } // the film, or the ad when one is on screen
   | { actionType: 'seek'; time: number } // seconds from the start, once playback has started
-  | { actionType: 'setEpisode'; episodeId: number }; // an episode of this content; it plays if playback had started
+  | { actionType: 'setEpisode'; episodeId: number } // an episode of this content; it plays if playback had started
+  // the headers of the next ad requests (spec §7's window-level request headers), replacing any relayed before
+  | { actionType: 'setRequestHeaders'; headers: Record<string, string> };
 
 type Fields = Record<string, unknown>;
 
@@ -63,6 +66,12 @@ export function parseCommand(data: unknown): PlayerCommand | null {
   if (action === 'setEpisode') {
     const episodeId = field(data, 'episodeId');
     return isId(episodeId) ? { actionType: action, episodeId } : null;
+  }
+  if (action === 'setRequestHeaders') {
+    const value = field(data, 'headers'); // taken whole or not at all: /lib.js sends only clean ones
+    const { headers, dropped } = cleanHeaders(value);
+    const plain = value !== null && typeof value === 'object' && !Array.isArray(value);
+    return plain && dropped.length === 0 ? { actionType: action, headers } : null;
   }
   return null;
 }

@@ -290,3 +290,9 @@ def test_a_share_path_without_a_movie_id_is_the_spec_error_screen(client, demo_c
 def test_the_embedding_pages_address_reaches_the_player_only_as_an_http_url(client, demo_catalogue, page_url, kept):
     response = client.get("/", query_string={"movie_id": 2, "page_url": page_url})
     assert page_context(response)["pageUrl"] == (page_url if kept else None)
+
+
+@pytest.mark.parametrize(("value", "awaited"), [("1", True), ("0", False), (None, False), ("yes", True)])
+def test_request_headers_tells_the_player_to_wait_for_the_relayed_ones(client, demo_catalogue, value, awaited):
+    query = {"movie_id": 2} | ({"request_headers": value} if value is not None else {})
+    assert page_context(client.get("/", query_string=query))["awaitRequestHeaders"] is awaited

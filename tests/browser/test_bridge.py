@@ -51,7 +51,8 @@ PUBLISHER_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Из
   window.events = [];  // what lib.js handed to the listeners
   window.stats = [];  // the publisher's own statistics function (spec §7), which /lib.js calls for the player
   window.sendStatistics = function (event, payload) { stats.push({ event, payload, self: this === window }); };
-  window.embed = (options) => {
+  window.embed = (options, pageHeaders) => {
+    if (pageHeaders) window.playerRequestHeaders = pageHeaders;  // spec §7's window-level headers, on this page
     window.player = PlayerHost.createPlayer('#slot', options);
     for (const type of TYPES) player.on(type, (payload) => events.push({ type, payload }));
   };
@@ -114,9 +115,9 @@ def publisher_page(servers, page: Page) -> Iterator[Callable[..., Frame]]:
     app, player_origin, publisher_origin, third_origin = servers
     page.context.add_init_script(WATCH)
 
-    def open_(**options: Any) -> Frame:
+    def open_(page_headers: dict[str, str] | None = None, **options: Any) -> Frame:
         page.goto(f"{publisher_origin}/publisher/page.html?player={player_origin}&third={third_origin}")
-        page.evaluate("(options) => embed(options)", options)
+        page.evaluate("([options, headers]) => embed(options, headers)", [options, page_headers])
         page.wait_for_function("() => events.some((e) => e.type === 'ready')", timeout=15_000)
         frame = page.locator("#slot iframe").element_handle().content_frame()
         assert frame is not None
@@ -370,3 +371,35 @@ def test_the_publishers_own_statistics_function_receives_the_players_events(serv
     })""")
     assert heard["event"] == "pause" and heard["name"] == "sendStatistics"
     page.wait_for_function("() => stats.some((s) => s.event === 'pause')")
+
+
+@pytest.mark.parametrize("where", ["option", "page"])
+def test_the_publishers_request_headers_go_with_the_players_ad_requests(servers, publisher_page, page: Page, where):
+    """Spec §7's window-level request headers from a page on another origin: /lib.js relays the requestHeaders option,
+    or the page's own window.playerRequestHeaders, and the player sends them with the ad list and VAST requests of
+    the pre-roll that starts at once (it waits for them: request_headers=1), then the ones set later."""
+    app, *_ = servers
+    with app.app_context():
+        db.session.add(AdPlacement(position=AdPosition.PREROLL, creative_id=SKIPPABLE, content_id=FILM))
+        db.session.add(AdPlacement(position=AdPosition.MIDROLL, creative_id=SKIPPABLE, content_id=FILM))
+        db.session.commit()
+    sent: list[tuple[str, dict[str, str]]] = []
+    page.on("request", lambda r: sent.append((r.url, r.headers)) if "/ad-list.json" in r.url or "/vast.xml" in r.url
+            else None)
+    headers = {"X-Publisher": "news-site", "X-Ad-Token": "t-1"}
+    frame = (publisher_page(movieId=FILM, autoPlay=True, requestHeaders=headers) if where == "option"
+             else publisher_page(page_headers=headers, movieId=FILM, autoPlay=True))
+    assert "request_headers=1" in frame.url
+    expect(frame.locator(".ad-layer")).to_have_attribute("data-status", "PLAYING", timeout=15_000)
+    assert [url.split("?")[0].rsplit("/", 1)[1] for url, _ in sent] == ["ad-list.json", "vast.xml"]
+    assert all((h.get("x-publisher"), h.get("x-ad-token")) == ("news-site", "t-1") for _, h in sent), sent
+
+    sent.clear()  # a token renewed by the page: the mid-roll's request carries the new one
+    page.evaluate("player.setRequestHeaders({ 'X-Ad-Token': 't-2' })")
+    frame.locator("button[data-ad-control='skip']").click(timeout=10_000)
+    wait_playing(frame, 0.5)
+    duration = video(frame)["duration"]
+    frame.evaluate("(t) => { document.querySelector('video.player__video').currentTime = t; }", duration / 2 - 1)
+    expect(frame.locator(".ad-layer")).to_have_count(1, timeout=15_000)
+    vast = [h for url, h in sent if "/vast.xml" in url]
+    assert vast and all(h.get("x-ad-token") == "t-2" and "x-publisher" not in h for h in vast), sent
