@@ -37,6 +37,11 @@ export const DEFAULTS = {
   firstPaintFallbackMs: 100, // ours: the entry runs after the first paint, or after this when no frame comes (hidden)
   uiDeadlineMs: 4000, // ours: with auto_play the interface mounts after the first frame, or after this at the latest
   contentLoadGateMs: 1500, // ours: under a pre-roll that has not shown its first frame by then, the episode loads anyway; owner controller
+  // ours: under a pre-roll the film buffers this far ahead, no further (hls.js; native HLS decides itself): about two
+  // segments of the usual 4-6 s, so that the film starts at the ad's end without a stall while loading resumes; the
+  // rest of the forward buffer (HLS_CONFIG) only once the film plays, so a viewer who leaves during the ad costs
+  // a few seconds of film, not a minute; owner player/controller
+  prerollBufferAheadS: 8,
   vastTimeoutMs: 5000, // §8 (301/350): each VAST request, body included; owner ads/vast
   vastMaxWrappers: 5, // wrappers followed before an inline; owner ads/vast
   adMediaTimeoutMs: 8000, // §8 (402): an ad file that neither loads nor starts by then; owner ads/unit

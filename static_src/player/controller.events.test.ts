@@ -24,7 +24,7 @@ afterEach(() => {
 
 async function started(engine: Partial<Engine> = {}) {
   attachSourceMock.mockResolvedValue({
-    kind: 'hls.js', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), ...engine,
+    kind: 'hls.js', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), setBufferAhead: jest.fn(), ...engine,
   });
   const controller = new PlayerController(makeContext(), 'https://player.example/');
   const video = document.createElement('video');

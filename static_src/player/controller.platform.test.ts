@@ -43,7 +43,7 @@ let restoreFetch: () => void;
 
 beforeEach(() => {
   restoreFetch = installFetch(jest.fn().mockResolvedValue(jsonResponse(MASTER)));
-  jest.mocked(attachSource).mockResolvedValue({ kind: 'native', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn() });
+  jest.mocked(attachSource).mockResolvedValue({ kind: 'native', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), setBufferAhead: jest.fn() });
 });
 
 afterEach(() => {

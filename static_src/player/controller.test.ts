@@ -24,12 +24,12 @@ const MASTER = {
 const fetchMock = jest.fn();
 let restoreFetch: () => void;
 let consoleError: jest.SpyInstance;
-let engine: Engine & { dispose: jest.Mock; setLevel: jest.Mock; setAudioTrack: jest.Mock };
+let engine: Engine & { dispose: jest.Mock; setLevel: jest.Mock; setAudioTrack: jest.Mock; setBufferAhead: jest.Mock };
 
 beforeEach(() => {
   restoreFetch = installFetch(fetchMock);
   fetchMock.mockResolvedValue(jsonResponse(MASTER));
-  engine = { kind: 'native', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn() };
+  engine = { kind: 'native', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), setBufferAhead: jest.fn() };
   attachSourceMock.mockResolvedValue(engine);
   consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined); // fail() logs every error
 });
@@ -101,10 +101,21 @@ describe('PlayerController.start', () => {
     adOnScreen();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(attachSourceMock).toHaveBeenCalledTimes(1); // the manifest and first segments load under the ad
+    // only what the switch to the film needs: the forward buffer is bounded until the ad is over
+    expect(attachSourceMock.mock.calls[0][2].bufferAheadS).toBe(DEFAULTS.prerollBufferAheadS);
     expect(play).not.toHaveBeenCalled();
+    expect(engine.setBufferAhead).not.toHaveBeenCalled();
     release();
     await started;
     expect(play).toHaveBeenCalledTimes(1);
+    expect(engine.setBufferAhead.mock.calls).toEqual([[null]]); // the whole buffer policy, before the film plays
+    expect(engine.setBufferAhead.mock.invocationCallOrder[0]).toBeLessThan(play.mock.invocationCallOrder[0]);
+  });
+
+  it('without a hold, the film buffers as far as its policy says from the start', async () => {
+    const { controller } = setup();
+    await controller.start();
+    expect(attachSourceMock.mock.calls[0][2].bufferAheadS).toBeUndefined();
   });
 
   it('under a hold whose ad never shows, the episode loads after the gate anyway', async () => {

@@ -214,7 +214,7 @@ export class PlayerController {
       return this.fail(playerError('content', ErrorCode.NO_SOURCE, 'the episode has no media file'));
     }
     const loading = (this.loading = new AbortController());
-    const { released, loadable } = this.release(); // the pre-roll starts now, beside the master's request
+    const { released, loadable, held } = this.release(); // the pre-roll starts now, beside the master's request
     try {
       const master = await loadMaster(episode.m3u8MasterFilePath, this.base, loading.signal);
       if (loading.signal.aborted) return;
@@ -225,9 +225,12 @@ export class PlayerController {
       this.syncTracks(master.subtitles);
       await loadable; // the episode loads underneath the pre-roll once its first frame is out
       if (loading.signal.aborted) return;
-      await this.load(this.startAt, loading.signal);
+      // under the pre-roll, only what the switch to the film needs (DEFAULTS.prerollBufferAheadS); the rest after it
+      await this.load(this.startAt, loading.signal, held ? DEFAULTS.prerollBufferAheadS : undefined);
       await released;
-      if (!loading.signal.aborted) await this.play();
+      if (loading.signal.aborted) return;
+      this.engine?.setBufferAhead(null);
+      await this.play();
     } catch (error) {
       if (loading.signal.aborted) return;
       this.fail(asPlayerError(error));
@@ -261,10 +264,10 @@ export class PlayerController {
       });
   }
 
-  private release(): { released: Promise<void>; loadable: Promise<void> } {
+  private release(): { released: Promise<void>; loadable: Promise<void>; held: boolean } {
     const hold = this.hold;
     this.hold = null;
-    if (!hold) return { released: Promise.resolve(), loadable: Promise.resolve() };
+    if (!hold) return { released: Promise.resolve(), loadable: Promise.resolve(), held: false };
     let open = () => undefined as void;
     const loadable = new Promise<void>((resolve) => (open = resolve));
     const gate = setTimeout(open, DEFAULTS.contentLoadGateMs);
@@ -275,7 +278,7 @@ export class PlayerController {
         clearTimeout(gate);
         open();
       });
-    return { released, loadable };
+    return { released, loadable, held: true };
   }
 
   pause(): void {
@@ -546,7 +549,7 @@ export class PlayerController {
     this.hideCues = showSubtitle(video, subtitles[subtitle]?.src ?? '', (cues) => this.store.set({ cues }));
   }
 
-  private async load(startAt: number | null, signal: AbortSignal): Promise<void> {
+  private async load(startAt: number | null, signal: AbortSignal, bufferAheadS?: number): Promise<void> {
     const video = this.video;
     const master = this.master;
     if (!video || !master) return;
@@ -556,6 +559,7 @@ export class PlayerController {
     const engine = await attachSource(video, master.sources[this.source].link, {
       assetsPath: this.context.config.widgetAssetsPath,
       startPosition: startAt,
+      bufferAheadS,
       onFatal: (error) => this.fail(error),
       onLevels: (levels) => this.store.set({ quality: qualityOptions(levels), level: -1 }),
       onLevelSwitched: (index) => this.store.set({ playingLevel: index }),

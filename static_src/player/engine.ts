@@ -32,12 +32,15 @@ export interface Engine {
   setLevel(index: number): void; // -1: automatic
   setAudioTrack(index: number): void;
   bandwidthEstimate?(): number; // bits per second (hls.js's ABR estimate); analytics' network_type
+  // the forward buffer's bound in seconds; null: HLS_CONFIG's. Native HLS leaves buffering to the browser.
+  setBufferAhead(seconds: number | null): void;
   dispose(): void;
 }
 
 export interface EngineOptions extends EngineCallbacks {
   assetsPath: string; // where the lazy chunks and the worker are served (the widget-assets path)
   startPosition: number | null;
+  bufferAheadS?: number; // a bound on the forward buffer from the start (under a pre-roll), until setBufferAhead(null)
 }
 
 type HlsModule = typeof import('hls.js');
@@ -97,12 +100,21 @@ export function fatalError(data: ErrorData): PlayerError {
   return playerError(category, ErrorCode.MEDIA_FATAL, `hls.js ${data.type}: ${data.details}`, { address: data.url });
 }
 
+/** hls.js's forward-buffer settings for a bound in seconds (both: hls.js buffers up to maxMaxBufferLength when its
+ * 60 MB byte budget allows), or HLS_CONFIG's own for null. */
+export function bufferBound(seconds: number | null): Pick<HlsConfig, 'maxBufferLength' | 'maxMaxBufferLength'> {
+  const { maxBufferLength, maxMaxBufferLength } = HLS_CONFIG;
+  if (seconds === null) return { maxBufferLength, maxMaxBufferLength };
+  return { maxBufferLength: Math.min(seconds, maxBufferLength), maxMaxBufferLength: Math.min(seconds, maxMaxBufferLength) };
+}
+
 function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, options: EngineOptions): Engine {
   const config: Partial<HlsConfig> = {
     ...HLS_CONFIG,
     workerPath: options.assetsPath + __HLS_WORKER__,
     startPosition: options.startPosition ?? -1,
     pLoader: prefetchingLoader(HlsClass.DefaultConfig.loader as PlaylistLoaderConstructor, playlists),
+    ...bufferBound(options.bufferAheadS ?? null),
   };
   // hls.js starts its worker only when the first fragment has arrived; fetched now (immutable, precompressed), it
   // comes from the HTTP cache then instead of adding a round trip before the first frame.
@@ -137,6 +149,9 @@ function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, o
       if (index >= 0 && index < hls.audioTracks.length) hls.audioTrack = index;
     },
     bandwidthEstimate: () => hls.bandwidthEstimate,
+    setBufferAhead(seconds) {
+      Object.assign(hls.config, bufferBound(seconds)); // the stream controllers read these on each tick
+    },
     dispose: () => hls.destroy(),
   };
 }
@@ -178,6 +193,7 @@ function attachNative(video: HTMLVideoElement, src: string, options: EngineOptio
   return {
     kind: 'native',
     setLevel: () => undefined, // Safari's own ABR: no manual quality on native HLS
+    setBufferAhead: () => undefined, // Safari decides how far it buffers
     setAudioTrack(index) {
       nativeAudioTracks(video).forEach((track, i) => (track.enabled = i === index));
       options.onAudioSwitched(index);

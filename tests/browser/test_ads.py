@@ -13,6 +13,7 @@ from flask import Blueprint, Flask, Response, request
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
+from app.demo.catalogue import SEGMENT_SECONDS
 from app.extensions import db
 from app.models import AdPlacement, AdPosition, AdTrackingHit
 from tests.browser.conftest import SHORT_AD_S, SHORT_NOT_SKIPPABLE, SHORT_SKIPPABLE, ads_server, place
@@ -144,6 +145,8 @@ def ad_time(page: Page) -> float:
     return page.evaluate("document.querySelector('video.ad-layer__video')?.currentTime ?? -1")
 
 
+FILM_BUFFERED = """() => { const b = document.querySelector('video.player__video').buffered;
+  return b.length ? b.end(b.length - 1) : 0; }"""  # the end of the film's buffer, in seconds of the film
 AD_BAR_LOOK = """() => {
   const bar = document.querySelector('.ad-layer__bar');
   const skip = bar.querySelector('[data-ad-control=skip]');
@@ -178,16 +181,22 @@ def test_a_skippable_pre_roll_counts_down_skips_at_its_offset_and_the_film_plays
     assert ready["icons"] == ["pause", "muted" if ready["muted"] else "volume", "next"]
     assert ready["iconColors"] == ["rgb(255, 255, 255)"] * 2
     page.locator("[data-ad-control=mute]").click()  # the icon follows the sound
-    toggled = page.evaluate(AD_BAR_LOOK)
-    assert toggled["muted"] is not ready["muted"]
-    assert toggled["icons"][1] == ("muted" if toggled["muted"] else "volume")
+    expect(page.locator("[data-ad-control=mute] svg")).to_have_attribute(
+        "data-icon", "volume" if ready["muted"] else "muted")
+    assert page.evaluate(AD_BAR_LOOK)["muted"] is not ready["muted"]
     assert re.fullmatch("Реклама Пропустить [1-5]", waiting["text"]) and ready["text"] == "Реклама Пропустить"
     assert not waiting["skipIconShown"] and ready["skipIconShown"]
     assert ready["skip"]["border"] == "rgb(255, 255, 255)" and waiting["skip"]["border"] == "rgba(0, 0, 0, 0)"
     assert ready["skip"]["color"] == "rgb(255, 255, 255)" and waiting["skip"]["color"] != ready["skip"]["color"]
+    # 5 s into the ad on loopback, the film under it has what the switch needs and no more (DEFAULTS'
+    # prerollBufferAheadS, 8 s: two whole segments); once it plays, its own buffer policy (30 s and more) takes over
+    under_ad = page.evaluate(FILM_BUFFERED)
+    assert 0 < under_ad <= 8 + SEGMENT_SECONDS, under_ad
     skip.click()
     expect(page.locator(".ad-layer")).to_have_count(0)
     wait_until_playing(page, 1)
+    page.wait_for_timeout(1500)
+    assert page.evaluate(FILM_BUFFERED) - video_state(page)["time"] >= 20
     events = [event for event, *_ in settled_hits(app, lambda rows: any(r[0] == "skip" for r in rows))]
     # once each; impression and start go out in the same task as two keepalive requests, so which one the server
     # records first is the network's order, not the player's (the unit tests check the order they are sent in)
