@@ -88,12 +88,15 @@ export const STORAGE_KEYS = {
 /** hls.js settings that differ from its defaults (hls.js src/config.ts documents each). */
 export const HLS_CONFIG = {
   capLevelToPlayerSize: true, // abr-controller: a small iframe on a cheap phone never fetches more pixels than it shows
-  maxBufferLength: 30, // stream-controller: seconds buffered ahead (its default), stated here on purpose
-  // base-stream-controller getMaxBufferLength: hls.js buffers ahead max(maxBufferLength, maxBufferSize 60 MB ÷ the
-  // level's bitrate) seconds, capped only by this (its default 600): at a phone's 600 kbit/s that is the whole 600 s,
-  // about 43 MB fetched in the first seconds, mostly wasted when a viewer leaves early (their data plan, our CDN
-  // bill). 60 s still rides out a minute of lost network; the 30 s target above is what is kept topped up.
-  maxMaxBufferLength: 60,
+  // The forward buffer: 30 s of film ahead of the playhead, never more. base-stream-controller getMaxBufferLength keeps
+  // max(maxBufferLength, 8 × maxBufferSize ÷ the level's bitrate) seconds ahead, capped by maxMaxBufferLength; with
+  // its defaults (60 MB, 600 s) the byte budget decides, and at the demo's 0.6 Mbit/s that is the whole 600 s, about
+  // 43 MB fetched in the first seconds, mostly wasted when a viewer leaves early (their data plan, our CDN bill). So
+  // seconds decide here, not bytes: 30 s rides out a tunnel or a cell handover and is what a viewer plausibly watches
+  // next (hls.js's and video.js's own goal); a viewer who leaves costs at most that. Measured: `make bench`, data use.
+  maxBufferLength: 30, // stream-controller: the seconds kept topped up ahead
+  maxBufferSize: 0, // stream-controller: no byte budget above the seconds
+  maxMaxBufferLength: 30, // stream-controller: the ceiling (hls.js halves it on a full SourceBuffer, never raises it)
   backBufferLength: 30, // buffer-controller: evict what was played over 30 s ago; the default keeps it all (memory)
   startFragPrefetch: true, // stream-controller: fetch the first fragment while the codecs are being set up
   // transmuxer-interface: even fMP4 passthrough parses each fragment (~90 ms for the first one on the main thread

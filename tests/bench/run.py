@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from app.config import INSTANCE_DIR, PROJECT_ROOT
+from tests.bench import data as data_use
+from tests.bench.inpage import INIT_SCRIPT, VIEWPORT, wait_in_page
 from tests.bench.sizes import BUDGET_FILE, DIST, Sizes, check_budget, inline_text, load_budget, measure, report
 from tests.bench.wsgi import PLAYER_PATH
 from tests.browser.chromium import CHROMIUM, QUIET_FEATURES, launch
@@ -38,7 +40,6 @@ from tests.browser.chromium import LAUNCH_ARGS as BROWSER_FLAGS
 # gesture (the player's auto_play=1, the bare page).
 AUTOPLAY = ["--autoplay-policy=no-user-gesture-required"]
 LAUNCH_ARGS = [*BROWSER_FLAGS, *AUTOPLAY]
-VIEWPORT = {"width": 1280, "height": 720}
 SETTLE_MS = 1000  # after the first frame (or paint): long tasks running then are reported, late ones land
 
 # Chrome DevTools' "Slow 4G" preset (front_end/core/sdk/NetworkManager.ts, Slow4GConditions, named "Fast 3G" before
@@ -69,81 +70,6 @@ PAGE_ABOUT = {
 }
 ADS_PATH = PLAYER_PATH
 VIDEO_PAGES = ("player", "hls")
-
-# Installed in every document before its own scripts (page.add_init_script).
-INIT_SCRIPT = r"""
-(() => {
-  if (window.__bench) return;
-  const b = (window.__bench = { longTasks: [], firstFrame: null, mountedAt: null, videos: 0 });
-  // What the harness waits for (wait_in_page): promises, so that waiting runs no code in the page until they settle.
-  b.painted = new Promise((resolve) => { b.onPaint = resolve; });
-  b.framed = new Promise((resolve) => { b.onFrame = resolve; });
-  b.adFramed = new Promise((resolve) => { b.onAdFrame = resolve; });
-  b.firstFrameOf = {};
-  addEventListener('click', (e) => {
-    if (e.target && e.target.closest && e.target.closest('[data-ad-control="skip"]')) b.skipAt = performance.now();
-  }, true);
-  try {
-    new PerformanceObserver((list) => {
-      if (list.getEntriesByName('first-contentful-paint').length) b.onPaint();
-    }).observe({ type: 'paint', buffered: true });
-  } catch (e) { b.paintError = String(e); }
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) b.longTasks.push([e.startTime, e.duration]);
-    }).observe({ type: 'longtask', buffered: true });
-  } catch (e) { b.longTaskError = String(e); }
-  try { performance.setResourceTimingBufferSize(5000); } catch (e) {}
-  // Long animation frames name the scripts behind a long task: kept to say what a long task after mount was.
-  b.frames = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        if (e.blockingDuration <= 0) continue;
-        b.frames.push({ start: e.startTime, duration: e.duration, scripts: e.scripts.map((x) => ({
-          invoker: x.invoker, source: (x.sourceURL || '').replace(/^https?:\/\/[^/]+/, ''),
-          function: x.sourceFunctionName, duration: Math.round(x.duration) })) });
-      }
-    }).observe({ type: 'long-animation-frame', buffered: true });
-  } catch (e) { b.framesError = String(e); }
-  // The player sets window.__playerMounted = true once React has mounted: note the moment.
-  let mounted;
-  try {
-    Object.defineProperty(window, '__playerMounted', {
-      configurable: true, enumerable: true,
-      get() { return mounted; },
-      set(value) { mounted = value; if (value && b.mountedAt === null) b.mountedAt = performance.now(); },
-    });
-  } catch (e) { b.mountHookError = String(e); }
-  // First video frame: requestVideoFrameCallback on every <video>, however it gets into the document.
-  const seen = new WeakSet();
-  const watch = (v) => {
-    if (seen.has(v)) return;
-    seen.add(v);
-    b.videos += 1;
-    if (!('requestVideoFrameCallback' in v)) { b.noRvfc = true; return; }
-    v.requestVideoFrameCallback((now, meta) => {
-      if (!(v.className in b.firstFrameOf)) b.firstFrameOf[v.className] = performance.now();
-      if (v.classList.contains('ad-layer__video')) b.onAdFrame();
-      if (b.firstFrame !== null) return;
-      b.firstFrame = performance.now();
-      b.presentationTime = meta.presentationTime;
-      b.frame = { width: meta.width, height: meta.height, mediaTime: meta.mediaTime,
-                  src: (v.currentSrc || '').slice(0, 100) };
-      b.onFrame();
-    });
-  };
-  const scan = (node) => {
-    if (node.nodeName === 'VIDEO') watch(node);
-    else if (node.querySelectorAll) node.querySelectorAll('video').forEach(watch);
-  };
-  new MutationObserver((records) => { for (const r of records) r.addedNodes.forEach(scan); })
-    .observe(document, { childList: true, subtree: true });
-  for (const type of ['loadstart', 'loadedmetadata', 'play', 'playing']) {
-    addEventListener(type, (e) => { if (e.target && e.target.nodeName === 'VIDEO') watch(e.target); }, true);
-  }
-})();
-"""
 
 COLLECT = r"""
 () => {
@@ -404,32 +330,6 @@ def load_once(browser: Any, url: str, page_name: str, profile: Profile, heavy: b
             out["ok"] = False
             out["error"] = f"hung: renderer killed after {deadline:.0f} s ({out.get('error', '')})"[:300]
     return out
-
-
-def wait_in_page(cdp: Any, promise: str, timeout_ms: float) -> None:
-    """Waits for INIT_SCRIPT's ``window.__bench[promise]`` with one Runtime.evaluate that awaits it.
-
-    Not page.wait_for_function: its first call injects Playwright's selector engine into the page, ~80 ms of script
-    evaluation at 6x CPU that lands wherever the call happens to land, before the first paint as often as not (seen in
-    traces). Awaiting a promise runs nothing in the page until it settles."""
-    expression = (f"window.__bench ? Promise.race([window.__bench.{promise}.then(() => 'done'), "
-                  f"new Promise((resolve) => setTimeout(() => resolve('timeout'), {int(timeout_ms)}))]) : 'early'")
-    deadline = time.monotonic() + timeout_ms / 1000
-    while time.monotonic() < deadline:
-        try:
-            answer = cdp.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
-                                                   "returnByValue": True})
-        except Exception as error:  # the context of a document being replaced: try again in the new one
-            if "context" not in str(error).lower() and "navigat" not in str(error).lower():
-                raise
-            answer = {"result": {"value": "early"}}
-        value = answer.get("result", {}).get("value")
-        if value == "done":
-            return
-        if value == "timeout":
-            break
-        time.sleep(0.05)  # the init script has not run yet
-    raise TimeoutError(f"no {promise} within {timeout_ms / 1000:.0f} s")
 
 
 FILM_AFTER_SKIP = r"""
@@ -763,6 +663,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--pages", default=",".join(PAGES), help="comma-separated: player, static, hls, ads")
     parser.add_argument("--timeout", type=float, default=30, help="seconds per load before it counts as failed")
     parser.add_argument("--playback", type=float, default=10, help="seconds of playback before the heap reading")
+    parser.add_argument("--data-rounds", type=int, default=3,
+                        help="data-use rounds after the timing rounds (tests/bench/data.py; 0: none; default 3)")
+    parser.add_argument("--data-seconds", type=float, default=60, help="seconds of playback it follows (default 60)")
     parser.add_argument("--chromium", default=CHROMIUM, help=f"browser binary (default {CHROMIUM})")
     parser.add_argument("--out", type=Path, default=INSTANCE_DIR / "bench", help="results folder (instance/bench)")
     parser.add_argument("--report", type=Path, help="re-print the tables of a saved results JSON; run nothing")
@@ -802,6 +705,8 @@ def render_all(result: dict[str, Any]) -> str:
         lines.append(f"  {page:<8}{PAGE_ABOUT[page]}")
     lines.append(render_tables(result["summary"], profiles, result["runs"]))
     lines.append(render_targets(result["targets"]))
+    if "data" in result:
+        lines += ["", data_use.render(result["data"]["summary"], result["data"]["rounds"])]
     lines += ["", "notes:"] + [f"  - {n}" for n in result["notes"]]
     lines += ["", result["sizes"]]
     return "\n".join(lines)
@@ -852,6 +757,7 @@ def main(argv: list[str] | None = None) -> int:
     ads_server = Server(args.out / f"{stamp}-ads-server.log", ads=True) if "ads" in pages else None
     t0 = time.monotonic()
     runs: list[dict[str, Any]] = []
+    data_runs: list[dict[str, Any]] = []
     try:
         build = Build(server.origin + PLAYER_PATH)
         server.wait_ready()
@@ -894,6 +800,9 @@ def main(argv: list[str] | None = None) -> int:
                         run["round"] = round_index + 1
                         runs.append(run)
                         print(progress_line(run, args.rounds), flush=True)
+            if args.data_rounds:
+                data_runs = data_use.measure(browser, {k: v for k, v in urls.items() if k in ("player", "hls", "ads")},
+                                             args.data_rounds, args.data_seconds, args.timeout)
             browser.close()
     finally:
         server.stop()
@@ -906,7 +815,8 @@ def main(argv: list[str] | None = None) -> int:
     budget_checks = check_budget(sizes, load_budget(BUDGET_FILE))
     meta = {
         "started": started.isoformat(timespec="seconds"), "elapsedSeconds": round(elapsed),
-        "options": {"rounds": args.rounds, "heavyRounds": args.heavy_rounds, "profiles": profiles, "pages": pages,
+        "options": {"rounds": args.rounds, "dataRounds": args.data_rounds, "dataSeconds": args.data_seconds,
+                    "heavyRounds": args.heavy_rounds, "profiles": profiles, "pages": pages,
                     "timeoutSeconds": args.timeout, "playbackSeconds": args.playback, "settleMs": SETTLE_MS,
                     "viewport": VIEWPORT},
         "heavyRounds": [r + 1 for r in heavy_rounds], "chromium": chromium_version, "launchArgs": LAUNCH_ARGS,
@@ -917,6 +827,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     result = {"meta": meta, "summary": summary, "targets": targets(summary, runs, sizes, profiles),
               "notes": [], "sizes": report(sizes, budget_checks), "runs": runs}
+    if data_runs:
+        result["data"] = {"summary": data_use.summarise(data_runs, args.data_seconds), "runs": data_runs,
+                          "rounds": args.data_rounds}
     result["notes"] = notes(runs, meta)
     load = "/".join(f"{x:.1f}" for x in os.getloadavg())
     text = render_all(result) + (f"\n\nchromium {chromium_version}; {os.cpu_count()} CPUs; load average at the end "
