@@ -5,6 +5,7 @@ import {
   chooseMediaFile,
   codeOf,
   isHttpUrl,
+  parseableCodecs,
   midrollDue,
   percentPlayed,
   shouldPlay,
@@ -37,7 +38,7 @@ describe('ad errors', () => {
 });
 
 describe('media file choice (spec §5)', () => {
-  it('counts a file only with width, height, an http(s) url and a type, and never a VPAID one', () => {
+  it('counts a file only with width, height, an http(s) url and a type', () => {
     const files = [
       { ...mp4, width: 0 },
       { ...mp4, height: 0 },
@@ -47,10 +48,17 @@ describe('media file choice (spec §5)', () => {
       { ...mp4, mimeType: null },
       { ...mp4, fileURL: 'javascript:alert(1)' },
       { ...mp4, fileURL: 'data:video/mp4;base64,AAAA' },
-      { ...mp4, apiFramework: 'VPAID' },
       mp4,
     ];
     expect(usableMediaFiles(files)).toEqual([mp4]);
+  });
+
+  it('counts a VPAID file, which cannot play: 403, not 401', () => {
+    const vpaid = { ...mp4, mimeType: 'application/javascript', apiFramework: 'VPAID', fileURL: 'https://ads.test/v.js' };
+    expect(usableMediaFiles([vpaid])).toEqual([vpaid]);
+    expect((chooseMediaFile([vpaid], () => true) as AdError).code).toBe(403);
+    expect((chooseMediaFile([{ ...mp4, apiFramework: 'VPAID' }], () => true) as AdError).code).toBe(403);
+    expect(chooseMediaFile([vpaid, mp4], playsMp4)).toBe(mp4);
   });
 
   it('takes the first file the browser can play, in document order', () => {
@@ -74,6 +82,23 @@ describe('media file choice (spec §5)', () => {
       return true;
     });
     expect(asked).toEqual([['video/mp4', 'avc1.42c01e']]);
+  });
+
+  it('reads a codec string the browser cannot parse as absent: the type alone decides', () => {
+    const chromium = (type: string, codec: string | null) => type === 'video/mp4'
+      && (codec === null || codec.split(', ').every((c) => /^(avc1|mp4a)\./.test(c))); // canPlayType's answers
+    expect(chooseMediaFile([{ ...mp4, codec: '0' }], chromium)).toEqual({ ...mp4, codec: '0' }); // IAB's samples
+    expect(chooseMediaFile([{ ...mp4, codec: 'H.264' }], chromium)).toEqual({ ...mp4, codec: 'H.264' });
+    expect(parseableCodecs('FLAC')).toBeNull(); // Chromium: '' for "FLAC", 'probably' for "flac"
+    expect(parseableCodecs('flac')).toBe('flac');
+    expect(chooseMediaFile([{ ...mp4, codec: 'avc1.42E01E, mp4a.40.2' }], chromium)).toEqual(
+      { ...mp4, codec: 'avc1.42E01E, mp4a.40.2' });
+    // a codec the browser knows and refuses still refuses the file
+    expect((chooseMediaFile([{ ...mp4, codec: 'hev1.1.6.L93.B0' }], chromium) as AdError).code).toBe(403);
+    expect(parseableCodecs(' avc1.4d401f ,mp4a.40.2 ')).toBe('avc1.4d401f, mp4a.40.2');
+    expect(parseableCodecs('vp9')).toBe('vp9');
+    expect(parseableCodecs('avc1.42E01E, 0')).toBeNull();
+    expect(parseableCodecs('')).toBeNull();
   });
 });
 

@@ -67,7 +67,7 @@ export interface AdMediaFile {
   apiFramework?: string | null;
 }
 
-/** Spec §5: a media file counts only with width, height, url and type; VPAID (script) files are not video. */
+/** Spec §5: a media file counts only with width, height, url and type (a VPAID file too: it counts, and cannot play). */
 export function usableMediaFiles<T extends AdMediaFile>(files: readonly T[]): T[] {
   return files.filter(
     (file) =>
@@ -75,9 +75,26 @@ export function usableMediaFiles<T extends AdMediaFile>(files: readonly T[]): T[
       Boolean(file.mimeType?.trim()) &&
       file.width > 0 &&
       file.height > 0 &&
-      isHttpUrl(file.fileURL ?? '') &&
-      !/vpaid/i.test(file.apiFramework ?? ''),
+      isHttpUrl(file.fileURL ?? ''),
   );
+}
+
+/** A VPAID creative is a script for a VPAID runtime, not video: this player runs none. */
+export function isVpaid(file: AdMediaFile): boolean {
+  return /vpaid/i.test(file.apiFramework ?? '') || /javascript|shockwave|flash/i.test(file.mimeType ?? '');
+}
+
+// RFC 6381 codec names as browsers spell them (ISO BMFF sample entries and WebM's names: case matters, Chromium
+// plays codecs="flac" and refuses "FLAC"). A `codec` attribute outside them is a string the browser cannot parse
+// (IAB's own samples say codec="0", "H.264", "FLAC"): canPlayType then answers '' for a file it plays well
+// ('video/mp4' alone is 'maybe'), so such a string is treated as absent and the type alone decides. A real codec
+// name the browser refuses (HEVC without a decoder) still refuses the file.
+const CODEC_NAME = /^(avc[1-4]|hev1|hvc1|dvh1|dvhe|av01|vp8|vp9|vp09|mp4a|mp4v|opus|vorbis|theora|flac|ac-3|ec-3|mp3)(\.[0-9A-Za-z.]+)?$/;
+
+/** The codecs of a media file as canPlayType can read them, or null when absent or not codec names at all. */
+export function parseableCodecs(codec: string | null | undefined): string | null {
+  const tokens = (codec ?? '').split(',').map((token) => token.trim()).filter(Boolean);
+  return tokens.length > 0 && tokens.every((token) => CODEC_NAME.test(token)) ? tokens.join(', ') : null;
 }
 
 /** The first usable file whose type the browser can play (spec §5), or the error: 401 none usable, 403 none playable. */
@@ -87,7 +104,7 @@ export function chooseMediaFile<T extends AdMediaFile>(
 ): T | AdError {
   const usable = usableMediaFiles(files);
   if (usable.length === 0) return adError(AdErrorCode.NO_MEDIA_FILE);
-  const playable = usable.find((file) => canPlay(file.mimeType!.trim(), file.codec?.trim() || null));
+  const playable = usable.find((file) => !isVpaid(file) && canPlay(file.mimeType!.trim(), parseableCodecs(file.codec)));
   return playable ?? adError(AdErrorCode.NO_SUPPORTED_MEDIA);
 }
 

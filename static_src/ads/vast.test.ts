@@ -106,6 +106,26 @@ describe('loadVast', () => {
     if (code === 901) expect(pings).toEqual([[['https://t.test/root?c=[ERRORCODE]'], 901]]);
   });
 
+  it('refuses a multi-ad response with 901 and tells each of its ads (a pod, a waterfall behind a wrapper)', async () => {
+    const ad = (id: string, body: 'InLine' | 'Wrapper', sequence = '') => `<Ad id="${id}"${sequence}><${body}>
+      <AdSystem>t</AdSystem><Error><![CDATA[https://t.test/error/${id}?c=[ERRORCODE]]]></Error>
+      <Impression>https://t.test/imp/${id}</Impression></${body}></Ad>`;
+    const pod = `<VAST version="4.2">${ad('p1', 'InLine', ' sequence="1"')}${ad('p2', 'InLine', ' sequence="2"')}</VAST>`;
+    const buffet = `<VAST version="4.2"><Error>https://t.test/root?c=[ERRORCODE]</Error>${ad('b1', 'Wrapper')}
+      ${ad('b2', 'InLine')}</VAST>`;
+    const direct = setup({ 'https://ads.test/pod': pod });
+    expect((await failure(loadVast('https://ads.test/pod', direct.options))).code).toBe(901);
+    expect(direct.pings).toEqual([[['https://t.test/error/p1?c=[ERRORCODE]', 'https://t.test/error/p2?c=[ERRORCODE]'], 901]]);
+
+    const wrapped = setup({ 'https://ads.test/w': wrapper('w', 'https://ads.test/buffet'), 'https://ads.test/buffet': buffet });
+    expect((await failure(loadVast('https://ads.test/w', wrapped.options))).code).toBe(901);
+    const pinged = wrapped.pings.flatMap(([urls, code]) => urls.map((url) => `${code} ${url}`));
+    expect(pinged.sort()).toEqual([ // the target's root and both its ads, and the wrapper that led there, once each
+      '901 https://t.test/error/b1?c=[ERRORCODE]', '901 https://t.test/error/b2?c=[ERRORCODE]',
+      '901 https://t.test/error/w?c=[ERRORCODE]', '901 https://t.test/root?c=[ERRORCODE]',
+    ]);
+  });
+
   it('times a hung document out with 350, a hung wrapper target with 301 (pinging the wrapper)', async () => {
     const root = setup({ 'https://ads.test/x': 'hang' });
     const started = Date.now();

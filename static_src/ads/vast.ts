@@ -87,6 +87,15 @@ function rootErrorUrls(xml: Document): string[] {
     .filter(Boolean);
 }
 
+/** The Error URLs of each <Ad>'s InLine or Wrapper: where an ad server hears about an ad the player will not play. */
+function adLevelErrorUrls(xml: Document): string[] {
+  return adsOf(xml)
+    .flatMap((ad) => Array.from(ad.children).filter((body) => body.localName === 'InLine' || body.localName === 'Wrapper'))
+    .flatMap((body) => Array.from(body.children).filter((child) => child.localName === 'Error'))
+    .map((child) => (child.textContent ?? '').trim())
+    .filter(Boolean);
+}
+
 /** One GET under the spec's timeout (body included), aborted with the caller's signal too. */
 function fetchText(url: string, options: LoadOptions): Promise<{ status: number; ok: boolean; text: string }> {
   return fetchWithin(url, options, async (response) => ({ status: response.status, ok: response.ok, text: await response.text() }));
@@ -143,7 +152,10 @@ export async function loadVast(url: string, options: LoadOptions): Promise<Loade
         return refuse(adError(AdErrorCode.VERSION_UNSUPPORTED), answer.status); // VAST 1.0's VideoAdServingTemplate
       }
       if (adsOf(xml).length !== 1) {
-        ping(rootErrorUrls(xml), AdErrorCode.EMPTY_VAST); // a document with no ad can only report at its root
+        // Spec §5: one <Ad> per document, else 901. A pod, a buffet or a waterfall (several <Ad>s) is refused whole,
+        // so each of its ads hears it, or the ad server sees neither an impression nor an error; a document with
+        // no ad can only report at its root.
+        ping([...rootErrorUrls(xml), ...adLevelErrorUrls(xml)], AdErrorCode.EMPTY_VAST);
         return refuse(adError(AdErrorCode.EMPTY_VAST), answer.status);
       }
       return {

@@ -45,6 +45,15 @@ JS_CLICK = """<VAST version="4.2"><Ad id="j"><InLine><AdSystem>t</AdSystem><AdTi
 </MediaFiles><VideoClicks><ClickThrough><![CDATA[javascript:document.title='pwned']]></ClickThrough>
 <ClickTracking><![CDATA[{base}/fault/pixel?event=click&source=js]]></ClickTracking></VideoClicks>
 </Linear></Creative></Creatives></InLine></Ad></VAST>"""
+POD_AD = """<Ad id="{n}" sequence="{n}"><InLine><AdSystem>t</AdSystem><AdTitle>p</AdTitle>
+<Error><![CDATA[{base}/fault/pixel?event=error&source=pod-{n}&code=[ERRORCODE]]]></Error>
+<Impression><![CDATA[{base}/fault/pixel?event=impression&source=pod-{n}]]></Impression>
+<Creatives><Creative><Linear><Duration>00:00:15</Duration><MediaFiles>
+<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">
+<![CDATA[{base}/media/ads/house-15s.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad>"""
+# IAB's own VAST 3.0 samples carry codec="0", which Chromium's canPlayType cannot parse ('' with it, 'maybe' without)
+CODEC_0 = JS_CLICK.replace('type="video/mp4"', 'type="video/mp4" codec="0"').replace(
+    "javascript:document.title='pwned'", "{base}/").replace("source=js", "source=codec0")
 
 
 FAULT_HITS: list[tuple[str, str, str]] = []  # (event, source, code): the pixels of the outside documents above
@@ -80,6 +89,11 @@ def fault(kind: str) -> Response:
         return Response(JS_CLICK.format(base=base), mimetype="application/xml")
     if kind == "invalid":
         return Response("<VAST version='4.2'><Ad><InLine>", mimetype="application/xml")
+    if kind == "pod":  # an IAB ad pod: two sequenced ads in one response
+        ads = "".join(POD_AD.format(base=base, n=n) for n in (1, 2))
+        return Response(f'<VAST version="4.2">{ads}</VAST>', mimetype="application/xml")
+    if kind == "codec0":
+        return Response(CODEC_0.format(base=base), mimetype="application/xml")
     if kind == "text":  # an ad server's error page, answered with 200
         return Response("Service unavailable", mimetype="text/plain")
     if kind == "empty":
@@ -308,6 +322,30 @@ def test_a_broken_vast_reports_its_code_and_the_film_plays(ads_app, page: Page, 
         assert len(FAULT_PLAYHEADS) == len(errors) and set(FAULT_PLAYHEADS) <= {"00:00:00.000"}  # it never played
         assert page.locator(".ad-layer").count() == 0
         assert policy == []
+    assert page.errors == []
+
+
+def test_a_pod_is_refused_to_each_of_its_ads_and_a_file_with_codec_0_plays(ads_app, page: Page):
+    """Spec §5's one Ad per document: each ad of a multi-ad response hears 901 (no root Error to carry it) and the
+    film plays; a MediaFile whose codec attribute Chromium cannot parse is chosen by its type, and plays."""
+    app, base = ads_app
+    place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=f"{base}/fault/pod.xml", content_id=LONG_FILM))
+    FAULT_HITS.clear()
+    page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
+    wait_until_playing(page, 1, timeout=20_000)
+    assert sorted(FAULT_HITS) == [("error", "pod-1", "901"), ("error", "pod-2", "901")]
+
+    place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=f"{base}/fault/codec0.xml", content_id=LONG_FILM))
+    FAULT_HITS.clear()
+    page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
+    expect(page.locator(".ad-layer")).to_have_attribute("data-status", "PLAYING", timeout=15_000)
+    assert page.evaluate("document.querySelector('video').canPlayType('video/mp4; codecs=\"0\"')") == ""
+    assert page.evaluate("document.querySelector('video.ad-layer__video').currentSrc").endswith("/house-15s.mp4")
+    for _ in range(50):  # the impression pixel, sent as the ad starts
+        if ("impression", "codec0", "") in FAULT_HITS:
+            break
+        page.wait_for_timeout(100)
+    assert ("impression", "codec0", "") in FAULT_HITS
     assert page.errors == []
 
 
