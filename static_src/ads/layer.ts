@@ -81,6 +81,7 @@ export class AdLayer {
       muted: this.options.muted(),
       volume: this.options.volume(),
       mediaTimeoutMs: this.options.mediaTimeoutMs,
+      macros: { BREAKPOSITION: type === 'preroll' ? 1 : 2 }, // IAB: 1 pre-roll, 2 mid-roll
     });
     this.events.emit('unit', { unit, type });
     const render = () => {

@@ -1,3 +1,4 @@
+import { IAB_MACROS } from './macros';
 import { cacheBuster, fillMacros, ping, pingAll, pingError, playhead } from './pixels';
 
 describe('macros', () => {
@@ -21,8 +22,23 @@ describe('macros', () => {
     expect(url).toContain('ts=2026-11-22T04%3A00%3A00.123Z');
   });
 
-  it('leaves a macro nobody knows as it was', () => {
+  it("leaves a bracketed name outside IAB's list as it was", () => {
     expect(fillMacros('https://t.example/p?x=[SOMETHING]')).toBe('https://t.example/p?x=[SOMETHING]');
+    expect(fillMacros('https://t.example/p?x=[CONSTRUCTOR]&y=[__PROTO__]')).toBe('https://t.example/p?x=[CONSTRUCTOR]&y=[__PROTO__]');
+  });
+
+  it('replaces every IAB macro: the values the player has, -1 where it cannot know, -2 where none applies', () => {
+    const all = Object.keys(IAB_MACROS).map((name) => `${name.toLowerCase()}=[${name}]`).join('&');
+    const url = new URL(fillMacros(`https://t.example/p?${all}`, { ADPLAYHEAD: '00:00:01.500', BREAKPOSITION: 1 }));
+    expect(url.href).not.toMatch(/\[|%5B/); // nothing left unreplaced
+    const got = Object.fromEntries(url.searchParams);
+    expect(got).toMatchObject({
+      adplayhead: '00:00:01.500', breakposition: '1', asseturi: '-1', mediaplayhead: '-1',
+      ifa: '-2', latlong: '-2', pageurl: '-2', deviceip: '-2', gdprconsent: '-1', adtype: 'video', serverside: '0',
+      errorcode: '900', clientua: 'playerhost/1.0', deviceua: navigator.userAgent,
+    });
+    expect(fillMacros('https://t.example/p?a=%%ASSETURI%%&ph=[ADPLAYHEAD]', { ASSETURI: null, ADPLAYHEAD: undefined }))
+      .toBe('https://t.example/p?a=-1&ph=-1'); // a value the caller does not have is IAB's unknown, not an empty one
   });
 
   it('writes playheads as HH:MM:SS.mmm', () => {
@@ -65,7 +81,7 @@ describe('pings', () => {
     const fetcher = jest.fn().mockResolvedValue(undefined);
     const template = 'https://t.example/e?c=[ERRORCODE]&ph=[ADPLAYHEAD]&a=[ASSETURI]';
     expect(pingError([template], 100, undefined, {}, fetcher)).toEqual(
-      ['https://t.example/e?c=100&ph=00%3A00%3A00.000&a=[ASSETURI]']);
+      ['https://t.example/e?c=100&ph=00%3A00%3A00.000&a=-1']); // no file chosen yet: IAB's unknown
     expect(pingError([template], 405, 3.25, { ASSETURI: 'https://cdn.example/a.mp4', ERRORCODE: 1 }, fetcher)).toEqual(
       ['https://t.example/e?c=405&ph=00%3A00%3A03.250&a=https%3A%2F%2Fcdn.example%2Fa.mp4']);
     expect(fetcher).toHaveBeenCalledTimes(2);

@@ -1,5 +1,6 @@
 // Tracking pixels (spec §7): IAB macros filled in, then a fire-and-forget keepalive GET that never throws and never
 // holds anything up. Only http(s) URLs are requested.
+import { IAB_MACROS, pageMacros } from './macros';
 import { isHttpUrl } from './rules';
 
 export type Macros = Partial<Record<string, string | number | null | undefined>>;
@@ -20,20 +21,23 @@ export function cacheBuster(random: () => number = Math.random): string {
 /**
  * Fills `[NAME]` (and the older `%%NAME%%`) macros. [ERRORCODE] becomes the given code, 900 when it is missing or
  * not three digits (spec §7); [CACHEBUSTING] and [TIMESTAMP] are made here; other values come from `macros`, are
- * percent-encoded as IAB asks, and a macro nobody knows stays as it was.
+ * percent-encoded as IAB asks; every other IAB macro gets the player's standing answer (ads/macros: -1 unknown, -2
+ * not applicable), and a bracketed name outside IAB's list stays as it was.
  */
 export function fillMacros(template: string, macros: Macros = {}, now: () => Date = () => new Date()): string {
+  const given = Object.fromEntries(Object.entries(macros).filter(([, value]) => value !== undefined && value !== null));
   const values: Macros = {
+    ...IAB_MACROS,
+    ...pageMacros(),
     CACHEBUSTING: cacheBuster(),
     TIMESTAMP: now().toISOString(),
-    ...macros,
+    ...given,
   };
-  if ('ERRORCODE' in macros || /\[ERRORCODE\]|%%ERRORCODE%%/.test(template)) {
-    const code = String(macros.ERRORCODE ?? '');
-    values.ERRORCODE = /^\d{3}$/.test(code) ? code : '900';
-  }
+  const code = String(macros.ERRORCODE ?? '');
+  values.ERRORCODE = /^\d{3}$/.test(code) ? code : '900';
   return template.replace(/\[([A-Z_]+)\]|%%([A-Z_]+)%%/g, (whole, a: string | undefined, b: string | undefined) => {
-    const value = values[(a ?? b)!];
+    const name = (a ?? b)!;
+    const value = Object.prototype.hasOwnProperty.call(values, name) ? values[name] : undefined;
     return value === undefined || value === null ? whole : encodeURIComponent(String(value));
   });
 }

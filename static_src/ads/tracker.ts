@@ -15,6 +15,7 @@ export class AdTracker extends VASTTracker {
     private readonly loaded: LoadedAd,
     muted: boolean,
     private readonly fetcher?: typeof fetch,
+    private readonly macros: Macros = {},
   ) {
     super(null, loaded.ad, loaded.linear, null, muted);
   }
@@ -28,6 +29,7 @@ export class AdTracker extends VASTTracker {
   override trackURLs(templates: Template[], macros: Macros = {}): void {
     const urls = templates.map((template) => (typeof template === 'string' ? template : template?.url)).filter(Boolean);
     pingAll(urls as string[], {
+      ...this.macros,
       ASSETURI: this.loaded.mediaFile.fileURL ?? undefined,
       ADPLAYHEAD: playhead(this.now),
       ...macros,

@@ -154,6 +154,21 @@ describe('AdUnit', () => {
     expect(sent()).toEqual(['error?ph=00%3A00%3A00.000&c=405']);
   });
 
+  it("carries the ad's own IAB values (its break position) into every pixel, tracking and error alike", async () => {
+    const ad = loaded();
+    ad.linear.trackingEvents.start = ['https://t.test/start?bp=[BREAKPOSITION]&a=[ASSETURI]&ifa=[IFA]'];
+    ad.errorUrls = ['https://t.test/error?bp=[BREAKPOSITION]&c=[ERRORCODE]'];
+    const { unit, video, sent } = setup(ad, { macros: { BREAKPOSITION: 2 } });
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    unit.begin();
+    await playThrough(video, 0.5);
+    video.fire('error');
+    await unit.done;
+    expect(sent()).toEqual(expect.arrayContaining([
+      'start?bp=2&a=https%3A%2F%2Fcdn.test%2Fad.mp4&ifa=-2', 'error?bp=2&c=405',
+    ]));
+  });
+
   it('a file that never loads is ERROR 402 after the media timeout', async () => {
     jest.useFakeTimers();
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);

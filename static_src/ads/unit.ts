@@ -4,7 +4,7 @@
 // Disposer owns the element's listeners and the media timeout; pausing and releasing the element stay explicit.
 import { Disposer } from '../core/dispose';
 import { createStore, type Store } from '../core/store';
-import { pingError } from './pixels';
+import { pingError, type Macros } from './pixels';
 import { AdError, AdErrorCode, adError, isHttpUrl, skipState } from './rules';
 import { AdTracker } from './tracker';
 import type { LoadedAd } from './vast';
@@ -40,6 +40,7 @@ export interface AdUnitOptions {
   volume: number;
   mediaTimeoutMs: number; // no LOADED nor STARTED by then: 402
   fetcher?: typeof fetch;
+  macros?: Macros; // this ad's own IAB values for every pixel (its break position)
   open?(url: string): void; // the click-through; window.open(url, '_blank', 'noopener') by default
 }
 
@@ -69,7 +70,7 @@ export class AdUnit {
       error: null,
     });
     this.done = new Promise((resolve) => (this.settle = resolve));
-    this.tracker = new AdTracker(loaded, options.muted, options.fetcher);
+    this.tracker = new AdTracker(loaded, options.muted, options.fetcher, options.macros);
   }
 
   /** Seconds after which the ad may be skipped, or null: the library's skipDelay (HH:MM:SS(.mmm) or n%). */
@@ -207,7 +208,7 @@ export class AdUnit {
     if (isTerminal(this.status)) return;
     console.warn(`ads: ${error.code} ${error.message}`);
     pingError(this.loaded.errorUrls, error.code, this.video.currentTime,
-      { ASSETURI: this.loaded.mediaFile.fileURL ?? undefined }, this.options.fetcher);
+      { ...this.options.macros, ASSETURI: this.loaded.mediaFile.fileURL ?? undefined }, this.options.fetcher);
     this.store.set({ error });
     this.finish('ERROR');
   }
