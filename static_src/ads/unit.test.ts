@@ -109,6 +109,26 @@ describe('AdUnit', () => {
     expect(sent()).toHaveLength(7); // nothing after the end
   });
 
+  it.each([[40, 'longer'], [12, 'shorter']])(
+    'times quartiles and percentage progress on the file, not a declared Duration %is (%s than the file)',
+    async (declared) => {
+      const ad = loaded(null, declared);
+      ad.linear.trackingEvents['progress-50%'] = ['https://t.test/half?ph=[ADPLAYHEAD]'];
+      const { unit, video, sent } = setup(ad);
+      unit.begin();
+      await playThrough(video, 20); // the file is 20 s
+      video.ended = true;
+      video.fire('ended');
+      await unit.done;
+      const at = Object.fromEntries(sent().map((url) => [url.split('?')[0], new URL(`https://x/${url}`).searchParams.get('ph')]));
+      expect([at.firstQuartile, at.midpoint, at['half'], at.thirdQuartile]).toEqual(
+        ['00:00:05.000', '00:00:10.000', '00:00:10.000', '00:00:15.000']);
+      const events = sent().map((url) => url.split('?')[0]);
+      expect(['firstQuartile', 'midpoint', 'thirdQuartile', 'complete'].map((e) => events.filter((x) => x === e).length))
+        .toEqual([1, 1, 1, 1]);
+    },
+  );
+
   it('counts the skip button down and skips only from the offset', async () => {
     const { unit, video, sent } = setup();
     unit.begin();

@@ -115,7 +115,11 @@ export class AdUnit {
     this.on('timeupdate', () => this.onTime());
     this.on('durationchange', () => {
       if (Number.isFinite(video.duration) && video.duration > 0) {
-        this.tracker.assetDuration = video.duration; // the file's own length decides the quartiles
+        // One duration for every time-based pixel: the file's own, once known. The declared <Duration> is the ad
+        // server's word, often rounded or wrong; quartiles kept on it while the percentage progress offsets follow
+        // the file would fire midpoint with complete on a shorter file and never thirdQuartile. setDuration
+        // recomputes the quartiles (assigning assetDuration alone did not).
+        this.tracker.setDuration(video.duration);
         this.store.set({ duration: video.duration });
       }
     });

@@ -54,6 +54,16 @@ POD_AD = """<Ad id="{n}" sequence="{n}"><InLine><AdSystem>t</AdSystem><AdTitle>p
 # IAB's own VAST 3.0 samples carry codec="0", which Chromium's canPlayType cannot parse ('' with it, 'maybe' without)
 CODEC_0 = JS_CLICK.replace('type="video/mp4"', 'type="video/mp4" codec="0"').replace(
     "javascript:document.title='pwned'", "{base}/").replace("source=js", "source=codec0")
+QUARTILES = ("firstQuartile", "midpoint", "thirdQuartile", "complete")
+# A 6 s file whose document says 00:00:12 (an ad server's rounded or stale figure): quartiles follow the file
+MISDECLARED = """<VAST version="4.2"><Ad id="m"><InLine><AdSystem>t</AdSystem><AdTitle>m</AdTitle>
+<Impression><![CDATA[{base}/fault/pixel?event=impression&source=misdeclared]]></Impression>
+<Creatives><Creative><Linear><Duration>00:00:12</Duration><TrackingEvents>
+""" + "".join(f'<Tracking event="{e}"><![CDATA[{{base}}/fault/pixel?event={e}&source=misdeclared'
+              "&playhead=[ADPLAYHEAD]]]></Tracking>" for e in QUARTILES) + """
+</TrackingEvents><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">
+<![CDATA[{base}/media/ads/test-6s.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>"""
+TIMED_HITS: list[tuple[str, str]] = []  # (event, playhead) of the misdeclared ad's time-based pixels
 
 
 FAULT_HITS: list[tuple[str, str, str]] = []  # (event, source, code): the pixels of the outside documents above
@@ -64,7 +74,9 @@ FAULT_PLAYHEADS: list[str] = []  # the [ADPLAYHEAD] of each of their error pixel
 def fault_pixel() -> Response:
     """The outside ad server's own tracking endpoint (ours takes only house creatives' pixels)."""
     FAULT_HITS.append((request.args["event"], request.args.get("source", ""), request.args.get("code", "")))
-    if "playhead" in request.args:
+    if request.args.get("source") == "misdeclared" and "playhead" in request.args:
+        TIMED_HITS.append((request.args["event"], request.args["playhead"]))
+    elif "playhead" in request.args:
         FAULT_PLAYHEADS.append(request.args["playhead"])
     return Response(status=204, headers={"Access-Control-Allow-Origin": "*"})
 
@@ -92,6 +104,8 @@ def fault(kind: str) -> Response:
     if kind == "pod":  # an IAB ad pod: two sequenced ads in one response
         ads = "".join(POD_AD.format(base=base, n=n) for n in (1, 2))
         return Response(f'<VAST version="4.2">{ads}</VAST>', mimetype="application/xml")
+    if kind == "misdeclared":
+        return Response(MISDECLARED.format(base=base), mimetype="application/xml")
     if kind == "codec0":
         return Response(CODEC_0.format(base=base), mimetype="application/xml")
     if kind == "text":  # an ad server's error page, answered with 200
@@ -346,6 +360,26 @@ def test_a_pod_is_refused_to_each_of_its_ads_and_a_file_with_codec_0_plays(ads_a
             break
         page.wait_for_timeout(100)
     assert ("impression", "codec0", "") in FAULT_HITS
+    assert page.errors == []
+
+
+def test_quartiles_follow_the_files_own_length_not_a_wrong_declared_duration(ads_app, page: Page):
+    """A 6 s file declared as 12 s: each quartile once, at a quarter, a half and three quarters of the file, then
+    complete (with the declared figure, midpoint came with complete and thirdQuartile never)."""
+    app, base = ads_app
+    place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=f"{base}/fault/misdeclared.xml", content_id=LONG_FILM))
+    TIMED_HITS.clear()
+    page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
+    wait_until_playing(page, 0.5, timeout=30_000)
+    for _ in range(30):
+        if any(event == "complete" for event, _ in TIMED_HITS):
+            break
+        page.wait_for_timeout(100)
+    seconds = {event: sum(float(part) * 60 ** i for i, part in enumerate(reversed(stamp.split(":"))))
+               for event, stamp in TIMED_HITS}
+    assert sorted(event for event, _ in TIMED_HITS) == ["complete", "firstQuartile", "midpoint", "thirdQuartile"]
+    for event, share in (("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75)):
+        assert abs(seconds[event] - SHORT_AD_S * share) < 0.5, (event, seconds)
     assert page.errors == []
 
 
