@@ -117,6 +117,11 @@ class Settings:
     # an outside ad server's. Empty leaves the player without one: it reports 'ENV_AD_LIST_URL is not defined'
     # and plays the film without ads.
     AD_LIST_URL: str = "/ad-list.json"
+    # Spec §7 sends ad requests "with the same headers" (X-Session-Context and the publisher's window-level ones).
+    # The ad list gets them; a VAST request gets them only on this origin and on these (comma-separated origins of
+    # ad servers that allow them): a custom header makes every cross-origin VAST fetch a CORS preflight, and a
+    # standard ad server that does not allow it would get no request at all. Empty (the default): a simple GET.
+    AD_HEADER_ORIGINS: str = ""
     FULLSCREEN_MODE: str = "native"
     WIDGET_ASSETS_PATH: str = "/assets/"
     # Analytics (spec §7): the name of the window-level statistics function the player calls as
@@ -191,6 +196,7 @@ class Settings:
         if self.FULLSCREEN_MODE not in {"native", "pseudo"}:
             raise ValueError(f"FULLSCREEN_MODE must be native or pseudo, not {self.FULLSCREEN_MODE!r}")
         parse_origin_list(self.PUBLISHER_ORIGINS)  # raises ValueError naming a bad entry
+        parse_origin_list(self.AD_HEADER_ORIGINS, "AD_HEADER_ORIGINS")
         parse_networks(self.TRUSTED_PROXIES)  # likewise
         if self.ENV == "production" and self.COUNTRY_QUERY_PARAM:
             raise ValueError("COUNTRY_QUERY_PARAM lets a viewer choose a country: development only")

@@ -35,6 +35,7 @@ export interface EpisodeData {
 export interface RuntimeConfig {
   baseUrl: string;
   adListUrl: string | null;
+  adHeaderOrigins?: string[]; // the ad servers whose VAST requests carry the ad headers (AD_HEADER_ORIGINS); ads/list
   fullscreenMode: 'native' | 'pseudo';
   sentryProject: string;
   sentryDsn: string | null; // the browser's Sentry DSN (SENTRY_BROWSER_DSN); null loads no error reporting

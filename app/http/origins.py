@@ -44,7 +44,7 @@ def origin_of(url: str | None) -> str | None:
 
 
 @lru_cache(maxsize=8)
-def parse_origin_list(raw: str) -> tuple[str, ...]:
+def parse_origin_list(raw: str, name: str = "PUBLISHER_ORIGINS") -> tuple[str, ...]:
     """``PUBLISHER_ORIGINS``: comma-separated origins (``https://a.example, https://b.example:8443``), normalised as
     ``origin_of`` does. Raises ValueError for an entry that is not a bare http(s) origin (a path, a wildcard, a typo):
     the list is checked once at start (app/config.py)."""
@@ -55,7 +55,7 @@ def parse_origin_list(raw: str) -> tuple[str, ...]:
             continue
         origin = origin_of(entry)
         if origin is None or urlsplit(entry).path not in ("", "/") or urlsplit(entry).query or "#" in entry:
-            raise ValueError(f"PUBLISHER_ORIGINS: {entry!r} is not an http(s) origin like https://site.example")
+            raise ValueError(f"{name}: {entry!r} is not an http(s) origin like https://site.example")
         if origin not in origins:
             origins.append(origin)
     return tuple(origins)

@@ -78,6 +78,8 @@ def runtime_config() -> dict[str, Any]:
     runtime = {
         "baseUrl": config["PLAYER_BASE_URL"],
         "adListUrl": config["AD_LIST_URL"] or None,
+        # the ad servers whose VAST requests carry the ad headers (AD_HEADER_ORIGINS); static_src/ads/list.ts
+        "adHeaderOrigins": list(parse_origin_list(config["AD_HEADER_ORIGINS"], "AD_HEADER_ORIGINS")),
         "fullscreenMode": config["FULLSCREEN_MODE"],
         "sentryProject": config["SENTRY_PROJECT"],
         "sentryDsn": config["SENTRY_BROWSER_DSN"] or None,  # error reporting in the browser (spec §1); None loads none

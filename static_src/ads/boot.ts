@@ -8,7 +8,7 @@ import type { Hold, PlayerController } from '../player/controller';
 import { applyStyles } from '../shell/styles';
 import { emitAdEvents } from './events';
 import { AdLayer } from './layer';
-import { adListFor, adRequestHeaders, type AdList } from './list';
+import { adListFor, adRequestHeaders, vastRequestHeaders, type AdList } from './list';
 import { browserCanPlay } from './rules';
 import { AdScheduler } from './scheduler';
 import { loadVast } from './vast';
@@ -44,7 +44,7 @@ export function startAds(
     headers: () => adRequestHeaders(),
     loadAd: (url, signal) =>
       loadVast(url, {
-        headers: adRequestHeaders(),
+        headersFor: (documentUrl) => vastRequestHeaders(documentUrl, context.config.adHeaderOrigins ?? []),
         signal,
         timeoutMs: DEFAULTS.vastTimeoutMs,
         maxWrappers: DEFAULTS.vastMaxWrappers,

@@ -23,6 +23,24 @@ Record<string, string> {
   return headers;
 }
 
+/**
+ * The headers of one VAST request (spec §7's "same headers", narrowed): all of adRequestHeaders on this page's
+ * origin and on the ad servers configured to take them (AD_HEADER_ORIGINS), none anywhere else. A custom header
+ * makes a cross-origin fetch wait for a CORS preflight, and an ad server that does not allow it gets no request at
+ * all; without them the request is a simple GET every ad server answers. Each document of a wrapper chain is judged
+ * on its own, so the device's identity goes only where it was meant to.
+ */
+export function vastRequestHeaders(url: string, allowed: readonly string[], pageOrigin = window.location.origin,
+  headers: () => Record<string, string> = () => adRequestHeaders()): Record<string, string> {
+  let origin: string;
+  try {
+    origin = new URL(url, pageOrigin).origin;
+  } catch {
+    return {};
+  }
+  return origin === pageOrigin || allowed.includes(origin) ? headers() : {};
+}
+
 /** The ad list for this content: the configured URL with content_id added. */
 export function adListFor(context: PlayerContext): string | null {
   const url = context.config.adListUrl;

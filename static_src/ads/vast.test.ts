@@ -1,4 +1,5 @@
 import { AdError } from './rules';
+import { vastRequestHeaders } from './list';
 import { loadVast, type LoadOptions } from './vast';
 
 const inline = (id: string, media = '<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">' +
@@ -104,6 +105,18 @@ describe('loadVast', () => {
     expect(error).toBeInstanceOf(AdError);
     expect([error.code, error.message]).toEqual([code, message]);
     if (code === 901) expect(pings).toEqual([[['https://t.test/root?c=[ERRORCODE]'], 901]]);
+  });
+
+  it('asks each document of a chain with its own headers: only the ad servers allowed to take them get them', async () => {
+    const routes = { 'https://ours.test/w': wrapper('w', 'https://ads.test/a'), 'https://ads.test/a': inline('a') };
+    const { options, requests } = setup(routes, {
+      headersFor: (url) => vastRequestHeaders(url, ['https://partner.test'], 'https://ours.test', () => ({ 'X-Session-Context': 'fp' })),
+    });
+    await loadVast('https://ours.test/w', options);
+    expect(requests).toEqual([
+      { url: 'https://ours.test/w', headers: { 'X-Session-Context': 'fp' } }, // the page's own origin
+      { url: 'https://ads.test/a', headers: {} }, // a third-party ad server: a simple GET, no preflight
+    ]);
   });
 
   it('refuses a multi-ad response with 901 and tells each of its ads (a pod, a waterfall behind a wrapper)', async () => {

@@ -59,6 +59,7 @@ export interface LoadOptions extends AdRequest {
   maxWrappers: number; // wrappers followed before an inline (spec: 5)
   canPlay(mimeType: string, codec: string | null): boolean;
   ping?(urls: string[], code: AdErrorCode): void;
+  headersFor?(url: string): Record<string, string>; // per document of the chain (ads/list vastRequestHeaders)
 }
 
 interface HandlerResult {
@@ -98,7 +99,8 @@ function adLevelErrorUrls(xml: Document): string[] {
 
 /** One GET under the spec's timeout (body included), aborted with the caller's signal too. */
 function fetchText(url: string, options: LoadOptions): Promise<{ status: number; ok: boolean; text: string }> {
-  return fetchWithin(url, options, async (response) => ({ status: response.status, ok: response.ok, text: await response.text() }));
+  const request = options.headersFor ? { ...options, headers: options.headersFor(url) } : options;
+  return fetchWithin(url, request, async (response) => ({ status: response.status, ok: response.ok, text: await response.text() }));
 }
 
 /**

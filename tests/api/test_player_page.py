@@ -296,3 +296,11 @@ def test_the_embedding_pages_address_reaches_the_player_only_as_an_http_url(clie
 def test_request_headers_tells_the_player_to_wait_for_the_relayed_ones(client, demo_catalogue, value, awaited):
     query = {"movie_id": 2} | ({"request_headers": value} if value is not None else {})
     assert page_context(client.get("/", query_string=query))["awaitRequestHeaders"] is awaited
+
+
+def test_the_player_learns_which_ad_servers_take_the_ad_headers(app, client, demo_catalogue):
+    assert page_context(client.get("/?movie_id=2"))["config"]["adHeaderOrigins"] == []
+    app.config["AD_HEADER_ORIGINS"] = "https://Ads.example:443, https://b.example:8443"
+    # (a new address: the page for the first is cached, and configuration changes come with a restart)
+    assert page_context(client.get("/?movie_id=2&t=1"))["config"]["adHeaderOrigins"] == [
+        "https://ads.example", "https://b.example:8443"]

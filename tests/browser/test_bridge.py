@@ -403,3 +403,25 @@ def test_the_publishers_request_headers_go_with_the_players_ad_requests(servers,
     expect(frame.locator(".ad-layer")).to_have_count(1, timeout=15_000)
     vast = [h for url, h in sent if "/vast.xml" in url]
     assert vast and all(h.get("x-ad-token") == "t-2" and "x-publisher" not in h for h in vast), sent
+
+
+def test_a_vast_on_another_ad_server_is_a_simple_get_and_plays(servers, publisher_page, page: Page):
+    """Spec §7's "same headers", narrowed (README "Ads"): the ad list and the player's own VAST carry the session
+    context and the publisher's headers; a VAST on another origin (here the publisher's host name for the same
+    server, which answers with Access-Control-Allow-Origin: * and allows no custom header) gets a simple GET, so the
+    browser sends it without a preflight and the ad plays."""
+    app, _, publisher_origin, _ = servers
+    with app.app_context():
+        db.session.add(AdPlacement(position=AdPosition.PREROLL, content_id=FILM,
+                                   vast_url=f"{publisher_origin}/vast.xml?creative={SKIPPABLE}"))
+        db.session.commit()
+    sent: list[tuple[str, str, dict[str, str]]] = []
+    page.on("request", lambda r: sent.append((r.method, r.url, r.headers)) if "/ad-list.json" in r.url
+            or "/vast.xml" in r.url else None)
+    frame = publisher_page(movieId=FILM, autoPlay=True, requestHeaders={"X-Publisher": "news-site"})
+    expect(frame.locator(".ad-layer")).to_have_attribute("data-status", "PLAYING", timeout=15_000)
+    [(_, _, listed)] = [(m, u, h) for m, u, h in sent if "/ad-list.json" in u]
+    assert listed.get("x-publisher") == "news-site" and "x-session-context" in listed
+    vast = [(method, headers) for method, url, headers in sent if url.startswith(f"{publisher_origin}/vast.xml")]
+    assert vast and all(method == "GET" for method, _ in vast)  # no OPTIONS preflight
+    assert all("x-session-context" not in h and "x-publisher" not in h for _, h in vast), vast
