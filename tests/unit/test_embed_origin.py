@@ -48,7 +48,7 @@ def test_a_bad_allow_list_entry_is_refused_at_start(entry):
 def test_the_ad_header_allow_list_is_checked_the_same_way_and_named_in_its_error():
     assert parse_origin_list("https://ads.example, https://b.example:8443/", "AD_HEADER_ORIGINS") == (
         "https://ads.example", "https://b.example:8443")
-    with pytest.raises(ValueError, match="AD_HEADER_ORIGINS: 'https://\\*.example'"):
+    with pytest.raises(ValueError, match=r"AD_HEADER_ORIGINS: 'https://\*\.example'"):
         Settings(AD_HEADER_ORIGINS="https://ads.example,https://*.example").check()
 
 
