@@ -8,6 +8,7 @@ import { setIcon, svgIcon } from '../ui/iconPaths';
 import { isHttpUrl, shouldPlay } from './rules';
 import type { AdState } from '../player/controller';
 import type { AdType } from './scheduler';
+import { MRC_VIDEO, ViewabilityMeter } from './viewability';
 import { AdUnit, isTerminal, type AdStatus } from './unit';
 import type { LoadedAd } from './vast';
 
@@ -100,11 +101,21 @@ export class AdLayer {
       skipText.textContent = state.skip.enabled ? t('adSkip') : t('adSkipIn', { n: state.skip.left });
       root.dataset.status = state.status;
       if (state.status === 'STARTED') this.options.onStart?.();
+      measure();
+    };
+    // MRC viewability (ads/viewability): read at every state change (timeupdate included) and visibility change
+    const meter = new ViewabilityMeter();
+    const measurable = typeof IntersectionObserver === 'function';
+    const measure = () => {
+      const playing = unit.status === 'PLAYING' && !video.paused;
+      const verdict = meter.sample(playing, measurable ? (document.hidden ? 0 : this.visibleRatio) : null);
+      if (verdict) unit.trackViewability(verdict);
     };
     const stopRender = unit.store.subscribe(render);
     render();
 
     const decide = () => {
+      measure();
       if (isTerminal(unit.status)) return;
       const play = shouldPlay({ hidden: document.hidden, visibleRatio: this.visibleRatio, userChoice: this.userChoice });
       if (play && video.paused) void unit.play();
@@ -132,7 +143,7 @@ export class AdLayer {
       ? new IntersectionObserver((entries) => {
         this.visibleRatio = entries.at(-1)?.intersectionRatio ?? this.visibleRatio;
         decide();
-      }, { threshold: [0, 0.25, DEFAULTS.adVisibleRatio, 0.75, 1] })
+      }, { threshold: [0, 0.25, MRC_VIDEO.ratio, DEFAULTS.adVisibleRatio, 0.75, 1] })
       : null;
     observer?.observe(container);
     const stopRequests = this.options.onPlaybackRequest?.((request) => {
@@ -157,6 +168,8 @@ export class AdLayer {
     unit.begin();
     decide();
     return unit.done.then((status) => {
+      const verdict = unit.impressed ? meter.end() : null; // the verdict it never reached, for an ad that started
+      if (verdict) unit.trackViewability(verdict);
       stopRender();
       observer?.disconnect();
       document.removeEventListener('visibilitychange', onVisibility);

@@ -129,6 +129,20 @@ describe('AdUnit', () => {
     },
   );
 
+  it('sends the viewability verdict the layer reaches to the ad\'s <ViewableImpression> URLs, once', async () => {
+    const ad = loaded();
+    Object.assign(ad.ad, { viewableImpression: [{ id: null, viewable: ['https://t.test/viewable?ph=[ADPLAYHEAD]'],
+      notViewable: ['https://t.test/not-viewable'], viewUndetermined: ['https://t.test/undetermined'] }] });
+    const { unit, video, sent } = setup(ad);
+    unit.begin();
+    await playThrough(video, 2.5);
+    expect(unit.impressed).toBe(true);
+    unit.trackViewability('viewable');
+    unit.trackViewability('viewable');
+    expect(sent().filter((url) => url.startsWith('viewable'))).toEqual(['viewable?ph=00%3A00%3A02.500']);
+    expect(sent().some((url) => /not-viewable|undetermined/.test(url))).toBe(false);
+  });
+
   it('counts the skip button down and skips only from the offset', async () => {
     const { unit, video, sent } = setup();
     unit.begin();

@@ -5,6 +5,7 @@
 import { Disposer } from '../core/dispose';
 import { createStore, type Store } from '../core/store';
 import { pingError, type Macros } from './pixels';
+import type { Verdict } from './viewability';
 import { AdError, AdErrorCode, adError, isHttpUrl, skipState } from './rules';
 import { AdTracker } from './tracker';
 import type { LoadedAd } from './vast';
@@ -185,6 +186,19 @@ export class AdUnit {
 
   stop(): void {
     if (!isTerminal(this.status)) this.finish('STOPPED');
+  }
+
+  /** True once the ad has had its impression (it started): only such an ad gets a viewability verdict. */
+  get impressed(): boolean {
+    return this.started;
+  }
+
+  /** Its <ViewableImpression> pixels for `verdict` (ads/viewability decides which, once). */
+  trackViewability(verdict: Verdict): void {
+    const tracker = this.tracker.at(this.video.currentTime);
+    if (verdict === 'viewable') tracker.trackViewableImpression({}, true);
+    else if (verdict === 'notViewable') tracker.trackNotViewableImpression({}, true);
+    else tracker.trackUndeterminedImpression({}, true);
   }
 
   /** The click-through: click tracking, then the advertiser's page in a new tab, http(s) only. */

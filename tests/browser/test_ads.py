@@ -63,7 +63,13 @@ MISDECLARED = """<VAST version="4.2"><Ad id="m"><InLine><AdSystem>t</AdSystem><A
               "&playhead=[ADPLAYHEAD]]]></Tracking>" for e in QUARTILES) + """
 </TrackingEvents><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">
 <![CDATA[{base}/media/ads/test-6s.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>"""
-TIMED_HITS: list[tuple[str, str]] = []  # (event, playhead) of the misdeclared ad's time-based pixels
+TIMED_HITS: list[tuple[str, str]] = []  # (event, playhead) of the time-based pixels of the two documents here
+# The same 6 s ad, declared right, with its ViewableImpression URLs
+VERDICTS = ("Viewable", "NotViewable", "ViewUndetermined")
+VIEWABLE = MISDECLARED.replace("00:00:12", "00:00:06").replace("misdeclared", "viewable").replace(
+    "<Creatives>", "<ViewableImpression>" + "".join(
+        f"<{tag}><![CDATA[{{base}}/fault/pixel?event={tag}&source=viewable&playhead=[ADPLAYHEAD]]]></{tag}>"
+        for tag in VERDICTS) + "</ViewableImpression><Creatives>")
 
 
 FAULT_HITS: list[tuple[str, str, str]] = []  # (event, source, code): the pixels of the outside documents above
@@ -74,7 +80,7 @@ FAULT_PLAYHEADS: list[str] = []  # the [ADPLAYHEAD] of each of their error pixel
 def fault_pixel() -> Response:
     """The outside ad server's own tracking endpoint (ours takes only house creatives' pixels)."""
     FAULT_HITS.append((request.args["event"], request.args.get("source", ""), request.args.get("code", "")))
-    if request.args.get("source") == "misdeclared" and "playhead" in request.args:
+    if request.args.get("source") in ("misdeclared", "viewable") and "playhead" in request.args:
         TIMED_HITS.append((request.args["event"], request.args["playhead"]))
     elif "playhead" in request.args:
         FAULT_PLAYHEADS.append(request.args["playhead"])
@@ -104,6 +110,8 @@ def fault(kind: str) -> Response:
     if kind == "pod":  # an IAB ad pod: two sequenced ads in one response
         ads = "".join(POD_AD.format(base=base, n=n) for n in (1, 2))
         return Response(f'<VAST version="4.2">{ads}</VAST>', mimetype="application/xml")
+    if kind == "viewable":
+        return Response(VIEWABLE.format(base=base), mimetype="application/xml")
     if kind == "misdeclared":
         return Response(MISDECLARED.format(base=base), mimetype="application/xml")
     if kind == "codec0":
@@ -380,6 +388,25 @@ def test_quartiles_follow_the_files_own_length_not_a_wrong_declared_duration(ads
     assert sorted(event for event, _ in TIMED_HITS) == ["complete", "firstQuartile", "midpoint", "thirdQuartile"]
     for event, share in (("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75)):
         assert abs(seconds[event] - SHORT_AD_S * share) < 0.5, (event, seconds)
+    assert page.errors == []
+
+
+def test_an_ad_in_view_is_a_viewable_impression_once_after_two_seconds(ads_app, page: Page):
+    """VAST's ViewableImpression by the MRC video rule: the 6 s ad plays in full view, so Viewable fires once, at 2 s
+    of play or a little after (the player reads at each timeupdate), and neither NotViewable nor ViewUndetermined."""
+    app, base = ads_app
+    place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=f"{base}/fault/viewable.xml", content_id=LONG_FILM))
+    TIMED_HITS.clear()
+    page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
+    wait_until_playing(page, 0.5, timeout=30_000)  # the ad is over, the film plays
+    for _ in range(20):
+        if any(event == "complete" for event, _ in TIMED_HITS):
+            break
+        page.wait_for_timeout(100)
+    verdicts = [(event, stamp) for event, stamp in TIMED_HITS if event in VERDICTS]
+    assert [event for event, _ in verdicts] == ["Viewable"], TIMED_HITS
+    seconds = float(verdicts[0][1].rsplit(":", 1)[1])
+    assert 2.0 <= seconds <= 3.0, verdicts
     assert page.errors == []
 
 
