@@ -122,6 +122,10 @@ class Settings:
     # ad servers that allow them): a custom header makes every cross-origin VAST fetch a CORS preflight, and a
     # standard ad server that does not allow it would get no request at all. Empty (the default): a simple GET.
     AD_HEADER_ORIGINS: str = ""
+    # Beyond spec §5 (one <Ad> per document, else 901): for ad servers that answer with IAB ad pods, play a root
+    # document's pod in sequence order, its stand-alone (buffet) ads standing in for pod ads that cannot play, or,
+    # without a pod, the first stand-alone ad that can (a waterfall). Off by default: the spec's rule.
+    AD_PODS: bool = False
     FULLSCREEN_MODE: str = "native"
     WIDGET_ASSETS_PATH: str = "/assets/"
     # Analytics (spec §7): the name of the window-level statistics function the player calls as

@@ -35,6 +35,7 @@ export interface EpisodeData {
 export interface RuntimeConfig {
   baseUrl: string;
   adListUrl: string | null;
+  adPods?: boolean; // AD_PODS: a multi-ad root document plays as IAB's pod and buffet (ads/vast loadVastAds)
   adHeaderOrigins?: string[]; // the ad servers whose VAST requests carry the ad headers (AD_HEADER_ORIGINS); ads/list
   fullscreenMode: 'native' | 'pseudo';
   sentryProject: string;

@@ -79,6 +79,7 @@ def runtime_config() -> dict[str, Any]:
         "baseUrl": config["PLAYER_BASE_URL"],
         "adListUrl": config["AD_LIST_URL"] or None,
         # the ad servers whose VAST requests carry the ad headers (AD_HEADER_ORIGINS); static_src/ads/list.ts
+        "adPods": config["AD_PODS"],  # static_src/ads/vast.ts loadVastAds
         "adHeaderOrigins": list(parse_origin_list(config["AD_HEADER_ORIGINS"], "AD_HEADER_ORIGINS")),
         "fullscreenMode": config["FULLSCREEN_MODE"],
         "sentryProject": config["SENTRY_PROJECT"],

@@ -11,7 +11,7 @@ import { AdLayer } from './layer';
 import { adListFor, adRequestHeaders, vastRequestHeaders, type AdList } from './list';
 import { browserCanPlay } from './rules';
 import { AdScheduler } from './scheduler';
-import { loadVast } from './vast';
+import { loadVastAds } from './vast';
 
 export interface Ads {
   scheduler: AdScheduler;
@@ -43,7 +43,8 @@ export function startAds(
     adListUrl: adListFor(context),
     headers: () => adRequestHeaders(),
     loadAd: (url, signal) =>
-      loadVast(url, {
+      loadVastAds(url, {
+        pods: Boolean(context.config.adPods),
         headersFor: (documentUrl) => vastRequestHeaders(documentUrl, context.config.adHeaderOrigins ?? []),
         signal,
         timeoutMs: DEFAULTS.vastTimeoutMs,

@@ -78,6 +78,21 @@ describe('AdScheduler', () => {
     ]);
   });
 
+  it("plays a pod's ads one after another where its VAST stands in the list (AD_PODS), a stop ending the break", async () => {
+    const pod = (url: string) => [ad(`${url}#1`), ad(`${url}#2`)];
+    const { scheduler, played, ends } = setup({
+      prerollList: [{ vastUrl: 'https://v.test/pod' }, { vastUrl: 'https://v.test/1' }], midrollList: [],
+    }, { loadAd: async (url) => (url.endsWith('pod') ? pod(url) : ad(url)) });
+    await scheduler.preroll();
+    expect(played.map(([url]) => url)).toEqual(['https://v.test/pod#1', 'https://v.test/pod#2', 'https://v.test/1']);
+    expect(scheduler.history.map((item) => item.position)).toEqual([1, 2, 3]);
+    scheduler.reset();
+    played.length = 0;
+    ends['https://v.test/pod#1'] = 'STOPPED';
+    await scheduler.preroll();
+    expect(played.map(([url]) => url)).toEqual(['https://v.test/pod#1']);
+  });
+
   it('uses the list the entry requested for the first break, and fetches its own after a new episode', async () => {
     const early = { prerollList: ['https://v.test/early'], midrollList: [] };
     const { scheduler, played, fetcher } = setup(

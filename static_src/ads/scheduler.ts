@@ -15,7 +15,7 @@ export interface SchedulerOptions {
   adListUrl: string | null;
   headers(): Record<string, string>; // the common headers and the window-level ones, read at each request
   fetcher?: typeof fetch;
-  loadAd(vastUrl: string, signal: AbortSignal): Promise<LoadedAd>;
+  loadAd(vastUrl: string, signal: AbortSignal): Promise<LoadedAd | LoadedAd[]>; // several: a pod (AD_PODS)
   playAd(ad: LoadedAd, type: AdType, signal: AbortSignal): Promise<AdStatus>;
   content(): { currentTime: number; duration: number };
   minMidrollContentS?: number;
@@ -112,10 +112,14 @@ export class AdScheduler {
         return null;
       }),
     );
-    for (const pending of loads) {
-      const ad = await pending;
+    const ads = async function* (): AsyncGenerator<LoadedAd> { // each VAST's ads in list order, a pod's in its own
+      for (const pending of loads) {
+        const loaded = await pending;
+        for (const ad of Array.isArray(loaded) ? loaded : loaded ? [loaded] : []) yield ad;
+      }
+    };
+    for await (const ad of ads()) {
       if (signal.aborted) return;
-      if (!ad) continue;
       this.store.set({ phase: 'ready', playing: type });
       this.history.push({
         id: ad.ad.id ?? ad.url,

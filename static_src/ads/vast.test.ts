@@ -1,6 +1,6 @@
 import { AdError } from './rules';
 import { vastRequestHeaders } from './list';
-import { loadVast, type LoadOptions } from './vast';
+import { loadVast, loadVastAds, type LoadOptions } from './vast';
 
 const inline = (id: string, media = '<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">' +
   '<![CDATA[https://cdn.test/a.mp4]]></MediaFile>', skip = '') => `<VAST version="4.2"><Error>https://t.test/vast-error/${id}?c=[ERRORCODE]</Error>
@@ -117,6 +117,37 @@ describe('loadVast', () => {
       { url: 'https://ours.test/w', headers: { 'X-Session-Context': 'fp' } }, // the page's own origin
       { url: 'https://ads.test/a', headers: {} }, // a third-party ad server: a simple GET, no preflight
     ]);
+  });
+
+  describe('with AD_PODS (beyond spec §5)', () => {
+    const media = (file: string) => `<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">` +
+      `<![CDATA[https://cdn.test/${file}]]></MediaFile>`;
+    const ad = (id: string, file: string | null, sequence = '') => `<Ad id="${id}"${sequence && ` sequence="${sequence}"`}>
+      <InLine><AdSystem>t</AdSystem><AdTitle>${id}</AdTitle><Error>https://t.test/error/${id}?c=[ERRORCODE]</Error>
+      <Impression>https://t.test/imp/${id}</Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration>
+      <MediaFiles>${file ? media(file) : media('x.flv').replace('video/mp4', 'video/x-flv')}</MediaFiles>
+      </Linear></Creative></Creatives></InLine></Ad>`;
+    const load = async (body: string) => {
+      const { options, pings } = setup({ 'https://ads.test/p': `<VAST version="4.2">${body}</VAST>` },
+        { pods: true, canPlay: (type) => type === 'video/mp4' });
+      const ads = await loadVastAds('https://ads.test/p', options).catch((error: AdError) => error);
+      return { ads, pings };
+    };
+
+    it('plays a pod in sequence order, a stand-alone ad standing in for a pod ad that cannot play', async () => {
+      const { ads, pings } = await load(ad('two', 'b.mp4', '2') + ad('spare', 's.mp4') + ad('one', 'a.mp4', '1')
+        + ad('three', null, '3'));
+      expect((ads as { ad: { id: string } }[]).map((loaded) => loaded.ad.id)).toEqual(['one', 'two', 'spare']);
+      expect(pings).toEqual([[['https://t.test/error/three?c=[ERRORCODE]'], 403]]); // the ad replaced hears why
+    });
+
+    it('without a pod, plays the first stand-alone ad that can play (a waterfall), the ones before hearing why', async () => {
+      const { ads, pings } = await load(ad('w1', null) + ad('w2', 'b.mp4') + ad('w3', 'c.mp4'));
+      expect((ads as { ad: { id: string } }[]).map((loaded) => loaded.ad.id)).toEqual(['w2']);
+      expect(pings).toEqual([[['https://t.test/error/w1?c=[ERRORCODE]'], 403]]);
+      const none = await load(ad('n1', null) + ad('n2', null));
+      expect((none.ads as AdError).code).toBe(403);
+    });
   });
 
   it('refuses a multi-ad response with 901 and tells each of its ads (a pod, a waterfall behind a wrapper)', async () => {

@@ -60,6 +60,10 @@ export interface LoadOptions extends AdRequest {
   canPlay(mimeType: string, codec: string | null): boolean;
   ping?(urls: string[], code: AdErrorCode): void;
   headersFor?(url: string): Record<string, string>; // per document of the chain (ads/list vastRequestHeaders)
+  // Beyond spec §5 (AD_PODS): a root document with several <Ad>s is played as IAB says, its pod in sequence order,
+  // its stand-alone (buffet) ads replacing pod ads that cannot play, or, with no pod, the first stand-alone ad that
+  // can; multi-ad wrapper targets stay 901
+  pods?: boolean;
 }
 
 interface HandlerResult {
@@ -108,6 +112,11 @@ function fetchText(url: string, options: LoadOptions): Promise<{ status: number;
  * error have gone out when it returns or throws.
  */
 export async function loadVast(url: string, options: LoadOptions): Promise<LoadedAd> {
+  return (await loadVastAds(url, { ...options, pods: false }))[0];
+}
+
+/** The ads `url` plays in one break: one under spec §5, a pod (with buffet replacements) when `options.pods`. */
+export async function loadVastAds(url: string, options: LoadOptions): Promise<LoadedAd[]> {
   const ping = options.ping ?? ((urls: string[], code: AdErrorCode) => void pingError(urls, code));
   let rootFailure: AdError | null = null; // why our handler refused the list's own document
   const client = new VASTClient(0, 0, memoryStorage() as unknown as ConstructorParameters<typeof VASTClient>[2]);
@@ -153,7 +162,8 @@ export async function loadVast(url: string, options: LoadOptions): Promise<Loade
       if (xml.documentElement.localName !== 'VAST') {
         return refuse(adError(AdErrorCode.VERSION_UNSUPPORTED), answer.status); // VAST 1.0's VideoAdServingTemplate
       }
-      if (adsOf(xml).length !== 1) {
+      const count = adsOf(xml).length;
+      if (count === 0 || (count > 1 && !(options.pods && documentUrl === url))) {
         // Spec §5: one <Ad> per document, else 901. A pod, a buffet or a waterfall (several <Ad>s) is refused whole,
         // so each of its ads hears it, or the ad server sees neither an impression nor an error; a document with
         // no ad can only report at its root.
@@ -173,22 +183,54 @@ export async function loadVast(url: string, options: LoadOptions): Promise<Loade
       urlHandler,
       wrapperLimit: options.maxWrappers + 1, // the library counts documents, the spec wrappers
       timeout: options.timeoutMs,
-      resolveAll: false,
+      resolveAll: Boolean(options.pods), // every ad of a pod response, wrappers followed; else the first only
     })) as VastResponse;
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     throw rootFailure ?? adError(AdErrorCode.UNDEFINED, { failedLoad: true });
   }
 
-  const ad = response.ads[0];
-  const errorUrls = [...(ad?.errorURLTemplates ?? []), ...response.errorURLTemplates];
-  if (!ad) throw adError(libraryCode ?? AdErrorCode.NO_RESPONSE); // the library pinged for it already
-  const linear = ad.creatives.find((creative): creative is VastLinear => creative.type === 'linear');
-  const chosen = chooseMediaFile(linear?.mediaFiles ?? [], options.canPlay);
-  if (!linear || chosen instanceof AdError) {
-    const error = chosen instanceof AdError ? chosen : adError(AdErrorCode.NO_MEDIA_FILE);
-    ping(errorUrls, error.code);
-    throw error;
+  /** One ad with the file it plays, or its error (pinged to its own Error URLs and the document's). */
+  const resolve = (ad: VastAd): LoadedAd | AdError => {
+    const errorUrls = [...(ad.errorURLTemplates ?? []), ...response.errorURLTemplates];
+    const linear = ad.creatives.find((creative): creative is VastLinear => creative.type === 'linear');
+    const chosen = chooseMediaFile(linear?.mediaFiles ?? [], options.canPlay);
+    if (!linear || chosen instanceof AdError) {
+      const error = chosen instanceof AdError ? chosen : adError(AdErrorCode.NO_MEDIA_FILE);
+      ping(errorUrls, error.code);
+      return error;
+    }
+    return { url, ad, linear, mediaFile: chosen, errorUrls };
+  };
+  if (response.ads.length === 0) throw adError(libraryCode ?? AdErrorCode.NO_RESPONSE); // the library pinged already
+  if (!options.pods) {
+    const single = resolve(response.ads[0]);
+    if (single instanceof AdError) throw single;
+    return [single];
   }
-  return { url, ad, linear, mediaFile: chosen, errorUrls };
+  const order = (ad: VastAd) => Number(ad.sequence) || 0;
+  const pod = response.ads.filter((ad) => order(ad) > 0).sort((a, b) => order(a) - order(b));
+  const buffet = response.ads.filter((ad) => order(ad) === 0);
+  let lastError: AdError = adError(AdErrorCode.NO_SUPPORTED_MEDIA);
+  const nextFromBuffet = (): LoadedAd | null => {
+    for (let ad = buffet.shift(); ad; ad = buffet.shift()) {
+      const loaded = resolve(ad);
+      if (!(loaded instanceof AdError)) return loaded;
+      lastError = loaded;
+    }
+    return null;
+  };
+  const played: LoadedAd[] = [];
+  for (const ad of pod) {
+    const loaded = resolve(ad);
+    if (loaded instanceof AdError) lastError = loaded;
+    const use = loaded instanceof AdError ? nextFromBuffet() : loaded;
+    if (use) played.push(use);
+  }
+  if (pod.length === 0) {
+    const first = nextFromBuffet();
+    if (first) played.push(first);
+  }
+  if (played.length === 0) throw lastError;
+  return played;
 }

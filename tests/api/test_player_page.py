@@ -299,7 +299,8 @@ def test_request_headers_tells_the_player_to_wait_for_the_relayed_ones(client, d
 
 
 def test_the_player_learns_which_ad_servers_take_the_ad_headers(app, client, demo_catalogue):
-    assert page_context(client.get("/?movie_id=2"))["config"]["adHeaderOrigins"] == []
+    config = page_context(client.get("/?movie_id=2"))["config"]
+    assert config["adHeaderOrigins"] == [] and config["adPods"] is False  # spec §5's one Ad per document
     app.config["AD_HEADER_ORIGINS"] = "https://Ads.example:443, https://b.example:8443"
     # (a new address: the page for the first is cached, and configuration changes come with a restart)
     assert page_context(client.get("/?movie_id=2&t=1"))["config"]["adHeaderOrigins"] == [

@@ -18,6 +18,7 @@ from app.extensions import db
 from app.models import AdPlacement, AdPosition, AdTrackingHit
 from tests.browser.conftest import SHORT_AD_S, SHORT_NOT_SKIPPABLE, SHORT_SKIPPABLE, ads_server, place
 from tests.browser.helpers import video_state, wait_until_playing
+from tests.conftest import reconfigure
 
 LONG_FILM = 1
 SKIPPABLE = 1  # the demo's 15 s creative, skippable at 5 s; and the short ones (conftest): 6 s, skippable at 1 s or not
@@ -107,8 +108,9 @@ def fault(kind: str) -> Response:
         return Response(JS_CLICK.format(base=base), mimetype="application/xml")
     if kind == "invalid":
         return Response("<VAST version='4.2'><Ad><InLine>", mimetype="application/xml")
-    if kind == "pod":  # an IAB ad pod: two sequenced ads in one response
-        ads = "".join(POD_AD.format(base=base, n=n) for n in (1, 2))
+    if kind in ("pod", "shortpod"):  # an IAB ad pod: two sequenced ads in one response (given in reverse order)
+        template = POD_AD if kind == "pod" else POD_AD.replace("house-15s.mp4", "test-6s.mp4")
+        ads = "".join(template.format(base=base, n=n) for n in (2, 1))
         return Response(f'<VAST version="4.2">{ads}</VAST>', mimetype="application/xml")
     if kind == "viewable":
         return Response(VIEWABLE.format(base=base), mimetype="application/xml")
@@ -407,6 +409,25 @@ def test_an_ad_in_view_is_a_viewable_impression_once_after_two_seconds(ads_app, 
     assert [event for event, _ in verdicts] == ["Viewable"], TIMED_HITS
     seconds = float(verdicts[0][1].rsplit(":", 1)[1])
     assert 2.0 <= seconds <= 3.0, verdicts
+    assert page.errors == []
+
+
+def test_with_ad_pods_on_a_pod_plays_in_sequence_then_the_film(ads_app, page: Page):
+    """AD_PODS (beyond spec §5): the two ads of a pod, listed 2 then 1, play 1 then 2, each with its impression, and
+    the film follows; the page's runtime configuration says so (a new address: the one above is cached)."""
+    app, base = ads_app
+    reconfigure(app, AD_PODS=True)
+    try:
+        pod = f"{base}/fault/shortpod.xml"
+        place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=pod, content_id=LONG_FILM))
+        FAULT_HITS.clear()
+        page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1&lang_order=ru")
+        wait_until_playing(page, 0.5, timeout=40_000)
+        impressions = [source for event, source, _ in FAULT_HITS if event == "impression"]
+        assert impressions == ["pod-1", "pod-2"], FAULT_HITS
+        assert not any(event == "error" for event, *_ in FAULT_HITS)
+    finally:
+        reconfigure(app, AD_PODS=False)
     assert page.errors == []
 
 
