@@ -150,6 +150,15 @@ describe('loadVast', () => {
     });
   });
 
+  it('reports a VPAID-only ad as 403 (its file counts and cannot play), not 401', async () => {
+    const vpaid = '<MediaFile delivery="progressive" type="application/javascript" apiFramework="VPAID" width="640" ' +
+      'height="360"><![CDATA[https://ads.test/vpaid.js]]></MediaFile>';
+    const { options, pings } = setup({ 'https://ads.test/v': inline('v', vpaid) });
+    const error = await failure(loadVast('https://ads.test/v', options));
+    expect([error.code, error.message]).toEqual([403, 'Not found supported mediaFile']);
+    expect(pings).toEqual([[['https://t.test/error/v?c=[ERRORCODE]', 'https://t.test/vast-error/v?c=[ERRORCODE]'], 403]]);
+  });
+
   it('refuses a multi-ad response with 901 and tells each of its ads (a pod, a waterfall behind a wrapper)', async () => {
     const ad = (id: string, body: 'InLine' | 'Wrapper', sequence = '') => `<Ad id="${id}"${sequence}><${body}>
       <AdSystem>t</AdSystem><Error><![CDATA[https://t.test/error/${id}?c=[ERRORCODE]]]></Error>
