@@ -54,7 +54,7 @@ def verify_password(stored: str | None, password: str) -> tuple[bool, str | None
     """(whether `password` matches `stored`, a new hash to store when the parameters changed since). With no stored
     hash (an unknown account) it does the same work and answers no."""
     try:
-        ok = HASHER.verify(stored or _DUMMY, password[:MAX_LENGTH * 4]) and stored is not None
+        ok = HASHER.verify(stored or _DUMMY, password) and stored is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False, None
     if ok and stored is not None and HASHER.check_needs_rehash(stored):

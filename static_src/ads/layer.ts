@@ -85,6 +85,14 @@ export class AdLayer {
       macros: { BREAKPOSITION: type === 'preroll' ? 1 : 2 }, // IAB: 1 pre-roll, 2 mid-roll
     });
     this.events.emit('unit', { unit, type });
+    // MRC viewability (ads/viewability): read at every state change (timeupdate included) and visibility change
+    const meter = new ViewabilityMeter();
+    const measurable = typeof IntersectionObserver === 'function';
+    const measure = () => {
+      const playing = unit.status === 'PLAYING' && !video.paused;
+      const verdict = meter.sample(playing, measurable ? (document.hidden ? 0 : this.visibleRatio) : null);
+      if (verdict) unit.trackViewability(verdict);
+    };
     const render = () => {
       const state = unit.store.get();
       const paused = state.status === 'PAUSED' || state.status === 'LOADED' || state.status === 'CREATED';
@@ -102,14 +110,6 @@ export class AdLayer {
       root.dataset.status = state.status;
       if (state.status === 'STARTED') this.options.onStart?.();
       measure();
-    };
-    // MRC viewability (ads/viewability): read at every state change (timeupdate included) and visibility change
-    const meter = new ViewabilityMeter();
-    const measurable = typeof IntersectionObserver === 'function';
-    const measure = () => {
-      const playing = unit.status === 'PLAYING' && !video.paused;
-      const verdict = meter.sample(playing, measurable ? (document.hidden ? 0 : this.visibleRatio) : null);
-      if (verdict) unit.trackViewability(verdict);
     };
     const stopRender = unit.store.subscribe(render);
     render();

@@ -24,7 +24,7 @@ function setup(list: unknown, extra: Partial<SchedulerOptions> = {}) {
     fetcher: fetcher as unknown as typeof fetch,
     loadAd: async (url) => {
       if (url.includes('bad')) throw adError(AdErrorCode.EMPTY_VAST);
-      return ad(url);
+      return [ad(url)];
     },
     playAd: async (loaded, type) => {
       played.push([loaded.url, type]);
@@ -82,7 +82,7 @@ describe('AdScheduler', () => {
     const pod = (url: string) => [ad(`${url}#1`), ad(`${url}#2`)];
     const { scheduler, played, ends } = setup({
       prerollList: [{ vastUrl: 'https://v.test/pod' }, { vastUrl: 'https://v.test/1' }], midrollList: [],
-    }, { loadAd: async (url) => (url.endsWith('pod') ? pod(url) : ad(url)) });
+    }, { loadAd: async (url) => (url.endsWith('pod') ? pod(url) : [ad(url)]) });
     await scheduler.preroll();
     expect(played.map(([url]) => url)).toEqual(['https://v.test/pod#1', 'https://v.test/pod#2', 'https://v.test/1']);
     expect(scheduler.history.map((item) => item.position)).toEqual([1, 2, 3]);
@@ -109,7 +109,7 @@ describe('AdScheduler', () => {
 
   it('an early list that settles after a new episode reset the break loads and plays nothing', async () => {
     let settle: (list: { prerollList: string[]; midrollList: string[] }) => void = () => undefined;
-    const loadAd = jest.fn(async (url: string) => ad(url));
+    const loadAd = jest.fn(async (url: string) => [ad(url)]);
     const { scheduler, played } = setup({}, { list: new Promise((resolve) => (settle = resolve)), loadAd });
     const first = scheduler.preroll();
     scheduler.reset();

@@ -15,7 +15,7 @@ export interface SchedulerOptions {
   adListUrl: string | null;
   headers(): Record<string, string>; // the common headers and the window-level ones, read at each request
   fetcher?: typeof fetch;
-  loadAd(vastUrl: string, signal: AbortSignal): Promise<LoadedAd | LoadedAd[]>; // several: a pod (AD_PODS)
+  loadAd(vastUrl: string, signal: AbortSignal): Promise<LoadedAd[]>; // one ad, or a pod's (AD_PODS) in order
   playAd(ad: LoadedAd, type: AdType, signal: AbortSignal): Promise<AdStatus>;
   content(): { currentTime: number; duration: number };
   minMidrollContentS?: number;
@@ -109,14 +109,11 @@ export class AdScheduler {
     const loads = urls.map((url) =>
       this.options.loadAd(url, signal).catch((error: unknown) => {
         if (!signal.aborted) console.warn(`ads: ${codeOf(error)} ${(error as AdError)?.message ?? error} (${url})`);
-        return null;
+        return [];
       }),
     );
     const ads = async function* (): AsyncGenerator<LoadedAd> { // each VAST's ads in list order, a pod's in its own
-      for (const pending of loads) {
-        const loaded = await pending;
-        for (const ad of Array.isArray(loaded) ? loaded : loaded ? [loaded] : []) yield ad;
-      }
+      for (const pending of loads) yield* await pending;
     };
     for await (const ad of ads()) {
       if (signal.aborted) return;

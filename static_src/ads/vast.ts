@@ -79,24 +79,21 @@ function memoryStorage() {
   return { getItem: (key: string) => values.get(key), setItem: (key: string, value: unknown) => values.set(key, value) };
 }
 
+/** The child elements of `parent` named `names`. */
+function childrenNamed(parent: Element | null, ...names: string[]): Element[] {
+  return Array.from(parent?.children ?? []).filter((child) => names.includes(child.localName));
+}
+
 function adsOf(xml: Document): Element[] {
-  const root = xml.documentElement;
-  return Array.from(root?.children ?? []).filter((child) => child.localName === 'Ad');
+  return childrenNamed(xml.documentElement, 'Ad');
 }
 
-function rootErrorUrls(xml: Document): string[] {
-  const root = xml.documentElement;
-  return Array.from(root?.children ?? [])
-    .filter((child) => child.localName === 'Error')
-    .map((child) => (child.textContent ?? '').trim())
-    .filter(Boolean);
-}
-
-/** The Error URLs of each <Ad>'s InLine or Wrapper: where an ad server hears about an ad the player will not play. */
-function adLevelErrorUrls(xml: Document): string[] {
-  return adsOf(xml)
-    .flatMap((ad) => Array.from(ad.children).filter((body) => body.localName === 'InLine' || body.localName === 'Wrapper'))
-    .flatMap((body) => Array.from(body.children).filter((child) => child.localName === 'Error'))
+/** The document's own Error URLs, and those of each <Ad>'s InLine or Wrapper: where an ad server hears why the
+ * document will not play (an ad-level one is all a pod or a buffet has). */
+function documentErrorUrls(xml: Document): string[] {
+  const bodies = adsOf(xml).flatMap((ad) => childrenNamed(ad, 'InLine', 'Wrapper'));
+  return [xml.documentElement, ...bodies]
+    .flatMap((element) => childrenNamed(element, 'Error'))
     .map((child) => (child.textContent ?? '').trim())
     .filter(Boolean);
 }
@@ -167,7 +164,7 @@ export async function loadVastAds(url: string, options: LoadOptions): Promise<Lo
         // Spec §5: one <Ad> per document, else 901. A pod, a buffet or a waterfall (several <Ad>s) is refused whole,
         // so each of its ads hears it, or the ad server sees neither an impression nor an error; a document with
         // no ad can only report at its root.
-        ping([...rootErrorUrls(xml), ...adLevelErrorUrls(xml)], AdErrorCode.EMPTY_VAST);
+        ping(documentErrorUrls(xml), AdErrorCode.EMPTY_VAST);
         return refuse(adError(AdErrorCode.EMPTY_VAST), answer.status);
       }
       return {

@@ -100,8 +100,8 @@ export function fatalError(data: ErrorData): PlayerError {
   return playerError(category, ErrorCode.MEDIA_FATAL, `hls.js ${data.type}: ${data.details}`, { address: data.url });
 }
 
-/** hls.js's forward-buffer settings for a bound in seconds (both: hls.js buffers up to maxMaxBufferLength when its
- * 60 MB byte budget allows), or HLS_CONFIG's own for null. */
+/** hls.js's forward-buffer settings for a bound in seconds (the target and its ceiling, as HLS_CONFIG sets both),
+ * never above HLS_CONFIG's; null: HLS_CONFIG's own. */
 export function bufferBound(seconds: number | null): Pick<HlsConfig, 'maxBufferLength' | 'maxMaxBufferLength'> {
   const { maxBufferLength, maxMaxBufferLength } = HLS_CONFIG;
   if (seconds === null) return { maxBufferLength, maxMaxBufferLength };
