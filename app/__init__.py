@@ -56,7 +56,7 @@ def _init_extensions(app: Flask) -> None:
     from app.api.docs import SECURITY_SCHEMES
     from app.caching import register_cache
     from app.database import guard_engine
-    from app.extensions import api, cache, compress, db, jwt, limiter, migrate
+    from app.extensions import api, cache, compress, db, jwt, limiter, mail, migrate
     from app.http.assets import Manifest
     from app.http.shared import register_keeping
     from app.schemas.common import ErrorSchema
@@ -66,23 +66,39 @@ def _init_extensions(app: Flask) -> None:
         app.extensions["database_breaker"] = guard_engine(app, db.engine)  # deadlines, 503 while it is gone
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     jwt.init_app(app)
+    mail.init_app(app)
     cache.init_app(app)
     limiter.init_app(app)
     api.ERROR_SCHEMA = ErrorSchema  # the error responses the OpenAPI document describes: ours (app/errors.py)
     api.init_app(app)
     for name, scheme in SECURITY_SCHEMES.items():
         api.spec.components.security_scheme(name, scheme)
+    app.extensions["revocations"] = _revocations(app)  # revoked sessions, seen by every worker
     register_cache(app)  # the cache that never fails a request (app/caching.py)
     register_keeping(app)  # shared responses are kept as compressed (app/http/shared.py)
     compress.init_app(app)  # brotli or gzip for text responses only (app/http/compression.py)
     app.extensions["assets_manifest"] = Manifest(app.config["ASSETS_DIR"], app.config["WIDGET_ASSETS_PATH"])
 
 
+def _revocations(app: Flask) -> object:
+    from app.services.revocations import DatabaseRevocations, RedisRevocations
+
+    if not app.config["REDIS_URL"]:
+        return DatabaseRevocations()
+    lifetime = int(app.config["JWT_ACCESS_TOKEN_EXPIRES"].total_seconds()) + 60  # an access token's whole life
+    return RedisRevocations(app.config["REDIS_URL"], app.config["CACHE_KEY_PREFIX"], lifetime,
+                            float(app.config["CACHE_RETRY_AFTER"]), app.logger)
+
+
 def _register_blueprints(app: Flask) -> None:
+    from app.api.access import register_token_handlers
+    from app.api.accounts import blp as accounts_api
     from app.api.activity import blp as activity_api
+    from app.api.administration import blp as administration_api
     from app.api.catalogue import blp as catalogue_api
     from app.api.devices import blp as devices_api
     from app.api.ops import blp as ops_api
+    from app.api.subscriptions import blp as subscriptions_api
     from app.cli import demo_cli
     from app.errors import register_error_handlers
     from app.extensions import api
@@ -102,6 +118,10 @@ def _register_blueprints(app: Flask) -> None:
     api.register_blueprint(activity_api)
     api.register_blueprint(devices_api)
     api.register_blueprint(ops_api)
+    api.register_blueprint(accounts_api)
+    api.register_blueprint(subscriptions_api)
+    api.register_blueprint(administration_api)
+    register_token_handlers()
     api.register_blueprint(ads_api)
     app.register_blueprint(player_bp)
     app.extensions["embed_inline_sources"] = inline_sources  # the hashes of the page's CSP (app/http/headers.py)

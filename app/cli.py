@@ -15,6 +15,7 @@ demo_cli = AppGroup("demo", help="The demo catalogue and its generated sample me
 @click.option("--reset", is_flag=True, help="Delete every content first (the demo catalogue is rewritten).")
 def seed_command(reset: bool) -> None:
     """Write the demo catalogue (fixed ids) into an empty database."""
+    from app.demo.accounts import seed_accounts
     from app.demo.ads import seed_ads
     from app.demo.seed import seed_demo
 
@@ -22,6 +23,8 @@ def seed_command(reset: bool) -> None:
     click.echo("demo catalogue written" if created else "database already has contents: demo catalogue left as is")
     ads = seed_ads(media_url=current_app.config["MEDIA_URL_PATH"], reset=reset)
     click.echo("demo ads written" if ads else "database already has ads: demo ads left as is")
+    accounts = seed_accounts(current_app.config["ENV"])
+    click.echo(f"demo accounts: {accounts} added (password in the README)")
 
 
 @demo_cli.command("media")

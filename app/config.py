@@ -10,6 +10,7 @@ import os
 import re
 import secrets
 from dataclasses import dataclass, field, fields
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -155,6 +156,34 @@ class Settings:
     RATE_LIMIT_SESSION_CONTEXT: str = "30 per minute"
     # The counters' namespace in Redis: deployments (or test runs) sharing one Redis keep apart by it.
     RATE_LIMIT_KEY_PREFIX: str = "player-limits"
+    # Accounts (app/services/accounts.py, sessions.py): how long an access token lasts (minutes; its cookie
+    # authToken expires with it), a sign-in session's refresh tokens (days), how long a refresh token already used
+    # may be used again and get the same new pair (the honest race of two tabs refreshing at once; at most 10 s,
+    # after that a reuse revokes the session), how long a mailed code lasts (minutes), how many wrong tries it takes.
+    ACCESS_TOKEN_MINUTES: int = 15
+    REFRESH_TOKEN_DAYS: int = 30
+    REFRESH_GRACE_SECONDS: int = 10
+    ACCOUNT_CODE_MINUTES: int = 30
+    ACCOUNT_CODE_ATTEMPTS: int = 5
+    # Sign-in, sign-up, restore and refresh: per client address and per account (the email, or the refresh token's
+    # session), counted before any password is hashed (app/api/accounts.py).
+    RATE_LIMIT_AUTH_IP: str = "30 per minute; 300 per hour"
+    RATE_LIMIT_AUTH_ACCOUNT: str = "10 per minute; 60 per hour"
+    # Mail (Flask-Mailman over SMTP): with no MAIL_SERVER, each mail is written to the log and to instance/outbox/
+    # (the demo works with nothing installed). MAIL_TIMEOUT bounds a slow SMTP server (mail goes out after the answer).
+    MAIL_SERVER: str = ""
+    MAIL_PORT: int = 25
+    MAIL_USERNAME: str = ""
+    MAIL_PASSWORD: str = ""
+    MAIL_USE_TLS: bool = False
+    MAIL_USE_SSL: bool = False
+    MAIL_TIMEOUT: int = 10
+    MAIL_DEFAULT_SENDER: str = "Плеер <no-reply@player.example>"
+    MAIL_OUTBOX: str = str(INSTANCE_DIR / "outbox")
+    # Subscriptions: the plans (name=days, comma-separated) and the payment provider's webhook secret, which signs each
+    # POST /subscription/notify body (HMAC-SHA256 in X-Signature). Empty: notifications are refused (503).
+    SUBSCRIPTION_PLANS: str = "month=30,year=365"
+    PAYMENT_WEBHOOK_SECRET: str = ""
     # Extra keys for tests (TESTING=True etc.) pass straight through to Flask.
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -216,9 +245,12 @@ class Settings:
         if self.PLAYER_TEST_TIMINGS and self.ENV == "production":
             raise ValueError("PLAYER_TEST_TIMINGS is for the test suite: it changes the spec's timings")
         parse_timings(self.PLAYER_TEST_TIMINGS)  # raises ValueError naming a bad entry
+        if not 0 <= self.REFRESH_GRACE_SECONDS <= 10:
+            raise ValueError("REFRESH_GRACE_SECONDS must be 0 to 10: a longer window lets a stolen token in")
+        parse_plans(self.SUBSCRIPTION_PLANS)  # raises ValueError naming a bad entry
         if self.MEDIA_URL_TTL < 600:
             raise ValueError("MEDIA_URL_TTL must be at least 600 seconds: signed addresses are rounded to 10 minutes")
-        for name in ("SECRET_KEY", "JWT_SECRET_KEY", "MEDIA_URL_SECRET"):
+        for name in ("SECRET_KEY", "JWT_SECRET_KEY", "MEDIA_URL_SECRET", "PAYMENT_WEBHOOK_SECRET"):
             value = getattr(self, name)
             if (value or name == "SECRET_KEY") and len(value.encode()) < MIN_SECRET_BYTES:
                 raise ValueError(f"{name} must be set, at least {MIN_SECRET_BYTES} bytes (`python -c 'import secrets; "
@@ -243,6 +275,22 @@ class Settings:
             SQLALCHEMY_DATABASE_URI=normalise_database_url(self.DATABASE_URL),
             SQLALCHEMY_ENGINE_OPTIONS=engine_options(normalise_database_url(self.DATABASE_URL), self),
             JWT_SECRET_KEY=self.JWT_SECRET_KEY or self.SECRET_KEY,
+            # flask-jwt-extended (app/http/tokens.py): spec §3's cookie names, a bearer header or the cookies (a
+            # cookie-authenticated write needs the double-submit CSRF header), the refresh token also in the body
+            JWT_ACCESS_TOKEN_EXPIRES=timedelta(minutes=self.ACCESS_TOKEN_MINUTES),
+            JWT_REFRESH_TOKEN_EXPIRES=timedelta(days=self.REFRESH_TOKEN_DAYS),
+            JWT_TOKEN_LOCATION=["headers", "cookies"],
+            JWT_ACCESS_COOKIE_NAME="authToken",
+            JWT_REFRESH_COOKIE_NAME="refreshToken",
+            JWT_ACCESS_COOKIE_PATH="/",
+            JWT_REFRESH_COOKIE_PATH="/",
+            JWT_ACCESS_CSRF_COOKIE_PATH="/",
+            JWT_REFRESH_CSRF_COOKIE_PATH="/",
+            JWT_COOKIE_CSRF_PROTECT=True,
+            JWT_JSON_KEY="accessToken",
+            JWT_REFRESH_JSON_KEY="refreshToken",
+            SUBSCRIPTION_PLANS=parse_plans(self.SUBSCRIPTION_PLANS),
+            MAIL_BACKEND="smtp" if self.MAIL_SERVER else "app.http.mail.EmailBackend",
             CACHE_TYPE="RedisCache" if self.REDIS_URL else "SimpleCache",
             CACHE_REDIS_URL=self.REDIS_URL or None,
             CACHE_DEFAULT_TIMEOUT=300,
@@ -282,6 +330,21 @@ def parse_timings(raw: str) -> dict[str, float]:
             raise ValueError(f"PLAYER_TEST_TIMINGS: {entry.strip()!r} is not like vastTimeoutMs=1500")
         timings[name] = int(number) if number.is_integer() else number
     return timings
+
+
+def parse_plans(raw: str) -> dict[str, int]:
+    """``SUBSCRIPTION_PLANS``: "month=30, year=365" → {plan: days}; each name [a-z0-9-], each length 1 to 3660 days."""
+    plans: dict[str, int] = {}
+    for entry in raw.split(","):
+        name, _, days = (part.strip() for part in entry.partition("="))
+        if not entry.strip():
+            continue
+        if not re.fullmatch(r"[a-z0-9-]{1,32}", name) or not days.isdigit() or not 0 < int(days) <= 3660:
+            raise ValueError(f"SUBSCRIPTION_PLANS: {entry.strip()!r} is not like month=30")
+        plans[name] = int(days)
+    if not plans:
+        raise ValueError("SUBSCRIPTION_PLANS names no plan")
+    return plans
 
 
 def normalise_database_url(url: str) -> str:

@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from app import texts
 from app.database import UNAVAILABLE as DATABASE_UNAVAILABLE
 from app.http.requests import request_id
-from app.services.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
+from app.services.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated
 
 PAGE_BLUEPRINTS = {"player"}  # their errors render an HTML screen, everyone else's are JSON
 
@@ -42,7 +42,9 @@ _CODES = {
 }
 
 
-DOMAIN_STATUS: dict[type[DomainError], int] = {NotFound: 404, Forbidden: 403, Conflict: 409, Invalid: 422}
+DOMAIN_STATUS: dict[type[DomainError], int] = {
+    NotFound: 404, Forbidden: 403, Conflict: 409, Invalid: 422, Unauthenticated: 401,
+}
 
 
 class ApiError(HTTPException):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask_caching import Cache
 from flask_jwt_extended import JWTManager
 from flask_limiter import Limiter
+from flask_mailman import Mail
 from flask_migrate import Migrate
 from flask_smorest import Api
 from flask_sqlalchemy import SQLAlchemy
@@ -34,4 +35,5 @@ jwt = JWTManager()
 cache = Cache()
 api = Api()
 limiter = Limiter(key_func=client_ip)  # limits per route, keyed as they say: app/http/rates.py
+mail = Mail()  # SMTP, or the log and instance/outbox/ without MAIL_SERVER (app/http/mail.py)
 compress = TextCompress()  # brotli or gzip for text only (app/http/compression.py)

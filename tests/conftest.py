@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from aiosmtpd.controller import Controller
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
@@ -22,6 +23,7 @@ from sqlalchemy.engine import make_url
 from app import create_app
 from app.config import PROJECT_ROOT, normalise_database_url
 from app.extensions import db
+from tests.mailbox import Mailbox, start_smtp
 
 ASSETS_DIR = PROJECT_ROOT / "app" / "static" / "dist"
 
@@ -98,9 +100,26 @@ def assets_built() -> Path:
     return ASSETS_DIR
 
 
+@pytest.fixture(scope="session")
+def smtp_server() -> Iterator[tuple[Controller, Mailbox]]:
+    """A real SMTP server on this machine (aiosmtpd) that every test application mails through."""
+    controller, mailbox = start_smtp()
+    yield controller, mailbox
+    controller.stop()
+
+
 @pytest.fixture
-def app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media")})
+def mailbox(smtp_server: tuple[Controller, Mailbox]) -> Mailbox:
+    """The mails this test's applications sent."""
+    smtp_server[1].messages.clear()
+    return smtp_server[1]
+
+
+@pytest.fixture
+def app(migrated_database: str, assets_built: Path, tmp_path: Path,
+        smtp_server: tuple[Controller, Mailbox]) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media"),
+                      "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_server[0].port})
     yield app
     with app.app_context():
         empty_tables()

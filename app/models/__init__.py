@@ -1,5 +1,16 @@
 """Models, one module per domain. Importing this package registers every table on ``db.metadata``."""
 
+from app.models.accounts import (
+    Account,
+    AccountCode,
+    AuthSession,
+    CodePurpose,
+    PaymentEvent,
+    RefreshToken,
+    Role,
+    Subscription,
+    SubscriptionStatus,
+)
 from app.models.activity import WatchProgress
 from app.models.ads import AdCreative, AdMediaFile, AdPlacement, AdPosition, AdTrackingHit
 from app.models.catalogue import (
@@ -14,18 +25,27 @@ from app.models.catalogue import (
 )
 
 __all__ = [
+    "Account",
+    "AccountCode",
     "AdCreative",
     "AdMediaFile",
     "AdPlacement",
     "AdPosition",
     "AdTrackingHit",
+    "AuthSession",
     "AvailabilityRule",
+    "CodePurpose",
     "Content",
     "ContentType",
     "Country",
     "Episode",
     "Language",
+    "PaymentEvent",
+    "RefreshToken",
+    "Role",
     "RuleKind",
     "Season",
+    "Subscription",
+    "SubscriptionStatus",
     "WatchProgress",
 ]

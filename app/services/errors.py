@@ -30,3 +30,7 @@ class Invalid(DomainError):
 
 class Forbidden(DomainError):
     """The caller may not do this."""
+
+
+class Unauthenticated(DomainError):
+    """The caller could not be told who they are: wrong credentials, a revoked or reused token, a bad signature."""

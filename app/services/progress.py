@@ -122,3 +122,22 @@ def _now() -> datetime:
     # Set here rather than by the database: SQLite's CURRENT_TIMESTAMP has whole seconds, too coarse to tell
     # which of two saves in one second came last.
     return datetime.now(UTC)
+
+
+def adopt_device_progress(device_key: str, account_key: str) -> int:
+    """At sign-in: what the device watched before joins the account's progress (the newer save of an episode wins),
+    so that nothing watched anonymously is lost. The device keeps its own rows. Returns how many rows were taken."""
+    rows = db.session.scalars(select(WatchProgress).where(WatchProgress.viewer_key == device_key)).all()
+    insert = _INSERTS[db.session.get_bind().dialect.name]
+    for row in rows:
+        values = {"time": row.time, "completed": row.completed, "updated_at": row.updated_at}
+        statement = insert(WatchProgress).values(
+            viewer_key=account_key, content_id=row.content_id, episode_id=row.episode_id, **values
+        )
+        statement = statement.on_conflict_do_update(
+            index_elements=["viewer_key", "episode_id"], set_=values,
+            where=WatchProgress.updated_at < statement.excluded.updated_at,
+        )
+        db.session.execute(statement)
+    db.session.commit()
+    return len(rows)

@@ -1,0 +1,235 @@
+"""The authenticator (spec §7): sign-up, sign-in, token refresh, restoring and changing a password, the account's own
+details. Rules live in app/services/accounts.py and sessions.py; tokens and cookies in app/http/tokens.py.
+
+Sign-in, sign-up, restore and refresh count per client address and per account (the email in the body, or the
+refresh token) before the view runs, so before any password is hashed; over the limit: 429 with Retry-After."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from typing import Any
+
+from flask import current_app, jsonify, request
+from flask_jwt_extended import decode_token, get_jwt, verify_jwt_in_request
+from flask_jwt_extended.exceptions import JWTExtendedException
+from flask_smorest import Blueprint
+from jwt import PyJWTError
+from werkzeug.wrappers import Response
+
+from app.api.access import VIEWER, require_role
+from app.api.docs import answers
+from app.errors import ApiError
+from app.extensions import limiter
+from app.http.mail import send_later
+from app.http.rates import by_ip, configured
+from app.http.tokens import current_account_id, current_session_id, encode_grant, set_token_cookies
+from app.http.viewer import FINGERPRINT_HEADER, device_key
+from app.schemas.accounts import (
+    AcceptedSchema,
+    CredentialsSchema,
+    EmailSchema,
+    OwnUserSchema,
+    PasswordChangeSchema,
+    RefreshRequestSchema,
+    RenameQuerySchema,
+    RestoreSchema,
+    SignUpCompleteSchema,
+    SignUpSchema,
+    TokensSchema,
+)
+from app.services import accounts, sessions
+from app.services.accounts import CodeRules, Mail
+from app.services.progress import adopt_device_progress
+
+blp = Blueprint("accounts", __name__, description="Accounts: sign-up, sign-in, tokens, passwords (spec §7)")
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+MAIL_SENT = "Проверьте почту: мы отправили письмо с кодом"
+RESTORE_SENT = "Если этот адрес зарегистрирован, мы отправили на него письмо с кодом"
+PASSWORD_SET = "Пароль изменён: войдите с новым паролем"  # noqa: S105 - a message
+
+
+def by_account() -> str:
+    """The account a sign-in, sign-up or restore names (its email), or the refresh token presented; else the
+    address. Read from the body before the view: the limit comes before any hash."""
+    body = request.get_json(silent=True)
+    body = body if isinstance(body, dict) else {}
+    email = body.get("email")
+    if isinstance(email, str) and email.strip():
+        return "account:" + accounts.normalise_email(email)[:254]
+    token = body.get("refreshToken") or request.cookies.get(current_app.config["JWT_REFRESH_COOKIE_NAME"])
+    if isinstance(token, str) and token:
+        return "refresh:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+    return by_ip()
+
+
+limited_per_ip = limiter.shared_limit(configured("RATE_LIMIT_AUTH_IP"), scope="auth-ip", key_func=by_ip)
+limited_per_account = limiter.shared_limit(configured("RATE_LIMIT_AUTH_ACCOUNT"), scope="auth-account",
+                                           key_func=by_account)
+
+
+@blp.after_request
+def no_store(response: Response) -> Response:
+    response.cache_control.no_store = True
+    return response
+
+
+def code_rules() -> CodeRules:
+    config = current_app.config
+    return CodeRules(timedelta(minutes=config["ACCOUNT_CODE_MINUTES"]), int(config["ACCOUNT_CODE_ATTEMPTS"]))
+
+
+def revocations() -> Any:
+    return current_app.extensions["revocations"]
+
+
+def mail(message: Mail | None) -> None:
+    if message is not None:
+        send_later(message.to, message.subject, message.body)
+
+
+def signed_in(grant: sessions.Grant, status: int = 200) -> Response:
+    """The tokens in the body, the access token in Authorization (spec §7), and spec §3's cookies."""
+    access, refresh, expires = encode_grant(grant)
+    response = jsonify(TokensSchema().dump({"accessToken": access, "refreshToken": refresh, "expiresAt": expires}))
+    response.status_code = status
+    response.headers["Authorization"] = f"Bearer {access}"
+    set_token_cookies(response, access, expires, refresh)
+    return response
+
+
+def open_session(account: Any) -> Response:
+    """A new session for the account; what this device watched before it signed in becomes the account's."""
+    device = device_key(request.headers.get(FINGERPRINT_HEADER))
+    if device is not None:
+        adopt_device_progress(device, f"user:{account.id}")
+    refresh_days = current_app.config["JWT_REFRESH_TOKEN_EXPIRES"]
+    return signed_in(sessions.open_session(account, refresh_days))
+
+
+@blp.route("/signup", methods=["POST"])
+@limited_per_ip
+@limited_per_account
+@blp.arguments(SignUpSchema)
+@blp.response(202, AcceptedSchema)
+@answers(blp, 422, 429, body=True)
+def sign_up(body: dict[str, Any]) -> Any:
+    """Creates an unconfirmed account and mails it a code (POST /signup/complete confirms it). A taken email gets
+    the same answer; its owner is mailed instead."""
+    mail(accounts.sign_up(body["email"], body["password"], body["name"], code_rules()))
+    return {"message": MAIL_SENT}
+
+
+@blp.route("/signup/complete", methods=["POST"])
+@limited_per_ip
+@limited_per_account
+@blp.arguments(SignUpCompleteSchema)
+@blp.response(200, TokensSchema)
+@answers(blp, 422, 429, body=True)
+def complete_sign_up(body: dict[str, Any]) -> Any:
+    """Confirms the account with the mailed code (single use; it expires; a few wrong tries end it) and signs in."""
+    return open_session(accounts.complete_sign_up(body["email"], body["code"], code_rules()))
+
+
+@blp.route("/authentication", methods=["POST"])
+@limited_per_ip
+@limited_per_account
+@blp.arguments(CredentialsSchema)
+@blp.response(200, TokensSchema, headers={"Authorization": {"schema": {"type": "string"},
+                                                            "description": "Bearer and the access token"}})
+@answers(blp, 401, 403, 422, 429, body=True)
+def authenticate(body: dict[str, Any]) -> Any:
+    """Signs in: the tokens, and the cookies authToken (until the access token's exp) and refreshToken. An unknown
+    email and a wrong password get the same answer."""
+    return open_session(accounts.authenticate(body["email"], body["password"]))
+
+
+@blp.route("/authentication/refresh", methods=["POST"])
+@limited_per_ip
+@limited_per_account
+@blp.arguments(RefreshRequestSchema)
+@blp.response(200, TokensSchema, headers={"Authorization": {"schema": {"type": "string"},
+                                                            "description": "Bearer and the new access token"}})
+@answers(blp, 401, 422, 429, body=True)
+def refresh(body: dict[str, Any]) -> Any:
+    """A new access token (in the Authorization header, spec §7) for the refresh token of the body or of the cookie
+    (then with X-CSRF-TOKEN); the refresh token rotates. A refresh token used again later than a few seconds after
+    its first use revokes its session."""
+    verify_jwt_in_request(refresh=True, locations=["json", "cookies"])
+    claims = get_jwt()
+    _same_session(body.get("accessToken"), claims["sid"])
+    config = current_app.config
+    grant = sessions.rotate(claims["jti"], claims["sid"], config["JWT_REFRESH_TOKEN_EXPIRES"],
+                            timedelta(seconds=config["REFRESH_GRACE_SECONDS"]), revocations())
+    return signed_in(grant)
+
+
+def _same_session(access_token: str | None, session_id: str) -> None:
+    """The expired access token the spec sends along, when sent, must be of the same session."""
+    if not access_token:
+        return
+    try:
+        claims = decode_token(access_token, allow_expired=True)
+    except (JWTExtendedException, PyJWTError):
+        raise ApiError(401, "invalid_token", "Токен недействителен") from None
+    if claims.get("sid") != session_id:
+        raise ApiError(401, "token_mismatch", "Токены разных сеансов")
+
+
+@blp.route("/user/password/restore/init", methods=["POST"])
+@limited_per_ip
+@limited_per_account
+@blp.arguments(EmailSchema)
+@blp.response(202, AcceptedSchema)
+@answers(blp, 422, 429, body=True)
+def start_restore(body: dict[str, Any]) -> Any:
+    """Mails a code that sets a new password. The same answer whether the email has an account or not."""
+    mail(accounts.start_restore(body["email"], code_rules()))
+    return {"message": RESTORE_SENT}
+
+
+@blp.route("/user/password/restore", methods=["POST"])
+@limited_per_ip
+@limited_per_account
+@blp.arguments(RestoreSchema)
+@blp.response(200, AcceptedSchema)
+@answers(blp, 422, 429, body=True)
+def restore(body: dict[str, Any]) -> Any:
+    """Sets the new password with the mailed code and ends every session of the account."""
+    account = accounts.restore_password(body["email"], body["code"], body["password"], code_rules())
+    sessions.revoke_account_sessions(account.id, "password_reset", revocations())
+    return {"message": PASSWORD_SET}
+
+
+@blp.route("/user/password/change", methods=["POST"])
+@require_role(VIEWER)
+@limited_per_ip
+@blp.arguments(PasswordChangeSchema)
+@blp.response(204)
+@blp.doc(security=BEARER)
+@answers(blp, 401, 403, 422, 429, body=True)
+def change_password(body: dict[str, Any]) -> None:
+    """Changes the password; every other session of the account ends (this one goes on)."""
+    account = accounts.change_password(current_account_id(), body["oldPassword"], body["newPassword"])
+    sessions.revoke_account_sessions(account.id, "password_change", revocations(), keep=current_session_id())
+
+
+@blp.route("/user/rename", methods=["PATCH"])
+@require_role(VIEWER)
+@blp.arguments(RenameQuerySchema, location="query")
+@blp.response(200, OwnUserSchema)
+@blp.doc(security=BEARER)
+@answers(blp, 401, 422)
+def rename(query: dict[str, Any]) -> Any:
+    """Renames the account (query ``name``)."""
+    return accounts.rename(current_account_id(), query["name"])
+
+
+@blp.route("/user/details")
+@require_role(VIEWER)
+@blp.response(200, OwnUserSchema)
+@blp.doc(security=BEARER)
+@answers(blp, 401)
+def details() -> Any:
+    """The signed-in account: id, email, name, role, subscription."""
+    return accounts.get_account(current_account_id())

@@ -1,0 +1,65 @@
+"""Administration of accounts (spec §7, §6: administrators only): search, create, block. A blocked account's sessions
+end at once: its access tokens are refused on their next request, its refresh tokens too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+from flask_smorest import Blueprint
+
+from app.api.access import ADMIN, require_role
+from app.api.docs import answers
+from app.http.tokens import current_account_id
+from app.models.ids import storable_id
+from app.schemas.accounts import NewUserSchema, UserPageSchema, UserSchema, UserSearchSchema
+from app.services import accounts, sessions
+from app.services.errors import NotFound
+
+blp = Blueprint("administration", __name__, description="Accounts, for administrators")
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+
+
+@blp.after_request
+def no_store(response: Any) -> Any:
+    response.cache_control.no_store = True
+    return response
+
+
+@blp.route("/administration/users", methods=["POST"])
+@require_role(ADMIN)
+@blp.arguments(UserSearchSchema)
+@blp.response(200, UserPageSchema)
+@blp.doc(security=BEARER)
+@answers(blp, 401, 403, 422, body=True)
+def users(body: dict[str, Any]) -> Any:
+    """Accounts whose email or name contains ``query``, by role and blocked state, newest first, a page at a time."""
+    page = accounts.search_accounts(body.get("query"), body.get("role"), body.get("blocked"), body["page"],
+                                    body["pageSize"])
+    return {"items": page.items, "total": page.total, "page": page.page, "pageSize": page.page_size}
+
+
+@blp.route("/administration/new-user", methods=["POST"])
+@require_role(ADMIN)
+@blp.arguments(NewUserSchema)
+@blp.response(201, UserSchema)
+@blp.doc(security=BEARER)
+@answers(blp, 401, 403, 409, 422, body=True)
+def new_user(body: dict[str, Any]) -> Any:
+    """A confirmed account with the given role and password."""
+    return accounts.create_account(body["email"], body["name"], body["password"], body["role"])
+
+
+@blp.route("/administration/block-user/<int:account_id>", methods=["POST"])
+@require_role(ADMIN)
+@blp.response(200, UserSchema)
+@blp.doc(security=BEARER)
+@answers(blp, 401, 403, 404, 409)
+def block_user(account_id: int) -> Any:
+    """Blocks the account and ends its sessions (within a second on every worker). An administrator cannot block
+    their own account."""
+    if not storable_id(account_id):
+        raise NotFound("account_not_found", "Учётная запись не найдена", {"id": account_id})
+    account = accounts.set_blocked(account_id, True, current_account_id())
+    sessions.revoke_account_sessions(account.id, "blocked", current_app.extensions["revocations"])
+    return account

@@ -1,0 +1,45 @@
+"""Mail (Flask-Mailman): sent after the answer, never in it, so that no answer waits on the mail server or is faster
+for an email that gets none (account enumeration by time). Over SMTP when MAIL_SERVER is set; otherwise
+``EmailBackend`` here writes each mail to the log and to MAIL_OUTBOX, so the demo works with nothing installed."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+from flask_mailman import EmailMessage
+from flask_mailman.backends.file import EmailBackend as FileBackend
+
+_SENDER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mail")
+log = logging.getLogger(__name__)
+
+
+class EmailBackend(FileBackend):
+    """The embedded default: a file per mail in MAIL_OUTBOX, and the mail in the log."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        outbox = Path(current_app.config["MAIL_OUTBOX"])
+        outbox.mkdir(parents=True, exist_ok=True)
+        super().__init__(*args, file_path=str(outbox), **kwargs)
+
+    def write_message(self, message: Any) -> None:
+        super().write_message(message)
+        current_app.logger.info("mail (no MAIL_SERVER: kept in %s):\n%s", self.file_path,
+                                message.message().as_string())
+
+
+def send_later(to: str, subject: str, body: str) -> Future[None]:
+    """Queues the mail; a failure is logged, never raised into a request."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    def send() -> None:
+        with app.app_context():
+            try:
+                EmailMessage(subject=subject, body=body, to=[to]).send()
+            except Exception:
+                app.logger.exception("a mail to a viewer could not be sent")
+
+    return _SENDER.submit(send)

@@ -1,0 +1,148 @@
+"""Accounts: who can sign in, with which role; the codes mailed to them; their sign-in sessions and refresh tokens;
+their subscriptions and the payment provider's events about them.
+
+A session is one sign-in (one device or browser): a family of refresh tokens, each used once and replaced by the next
+(rotation). Revoking a session (sign-out elsewhere, a password change, a block) ends every token of the family.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from sqlalchemy import DateTime, Enum, ForeignKey, Index, Integer, String, func
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.extensions import db
+
+MAX_EMAIL = 254  # RFC 5321's limit on a forward path
+MAX_NAME = 100
+TOKEN_ID = 32  # uuid4 hex: session and refresh token ids are unguessable, never sequential
+
+
+class Role(enum.StrEnum):
+    VIEWER = "viewer"
+    EDITOR = "editor"
+    ADMIN = "admin"
+
+
+class CodePurpose(enum.StrEnum):
+    SIGNUP = "signup"
+    RESTORE = "restore"
+
+
+class SubscriptionStatus(enum.StrEnum):
+    PENDING = "pending"
+    ACTIVE = "active"
+    CANCELLED = "cancelled"
+
+
+def _enum(kind: type[enum.Enum], name: str) -> Enum:
+    # Stored as their values ("viewer") in a short string with a CHECK, alike on SQLite and PostgreSQL (no type to
+    # alter when a value is added)
+    return Enum(kind, name=name, values_callable=lambda members: [m.value for m in members], native_enum=False,
+                length=16, validate_strings=True, create_constraint=True)
+
+
+class Account(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(MAX_EMAIL), unique=True)  # stored lower-cased (services/accounts.py)
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
+    # argon2id (services/passwords.py); none until the sign-up is confirmed with the password its code carries
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    role: Mapped[Role] = mapped_column(_enum(Role, "account_role"), default=Role.VIEWER)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    blocked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    subscriptions: Mapped[list[Subscription]] = relationship(
+        back_populates="account", order_by="Subscription.id.desc()", cascade="all, delete-orphan"
+    )
+
+    @property
+    def confirmed(self) -> bool:
+        return self.confirmed_at is not None
+
+    @property
+    def blocked(self) -> bool:
+        return self.blocked_at is not None
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}>"
+
+
+class AccountCode(db.Model):  # type: ignore[name-defined]
+    """A code mailed to an account: single use, until ``expires_at``, at most a few wrong tries. Only its hash is kept.
+    A sign-up code carries the password chosen with it, which becomes the account's when the code is used."""
+
+    __tablename__ = "account_codes"
+    __table_args__ = (Index("ix_account_codes_account_id_purpose", "account_id", "purpose"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    purpose: Mapped[CodePurpose] = mapped_column(_enum(CodePurpose, "code_purpose"))
+    code_hash: Mapped[str] = mapped_column(String(64))
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class AuthSession(db.Model):  # type: ignore[name-defined]
+    """One sign-in: the family of its refresh tokens. Access tokens name it (claim ``sid``)."""
+
+    __tablename__ = "auth_sessions"
+
+    id: Mapped[str] = mapped_column(String(TOKEN_ID), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_reason: Mapped[str | None] = mapped_column(String(32))
+
+
+class RefreshToken(db.Model):  # type: ignore[name-defined]
+    """One refresh token of a session (its JWT's ``jti``). Used once: ``successor_id`` is the token that replaced it,
+    handed out again to a second use within the grace window, and a use after that revokes the session."""
+
+    __tablename__ = "refresh_tokens"
+
+    id: Mapped[str] = mapped_column(String(TOKEN_ID), primary_key=True)
+    session_id: Mapped[str] = mapped_column(ForeignKey("auth_sessions.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(TOKEN_ID))  # its double-submit value (flask-jwt-extended)
+    issued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    successor_id: Mapped[str | None] = mapped_column(String(TOKEN_ID))
+
+    session: Mapped[AuthSession] = relationship()
+
+
+class Subscription(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "subscriptions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    plan: Mapped[str] = mapped_column(String(32))
+    status: Mapped[SubscriptionStatus] = mapped_column(
+        _enum(SubscriptionStatus, "subscription_status"), default=SubscriptionStatus.PENDING
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    active_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    cancelled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    account: Mapped[Account] = relationship(back_populates="subscriptions")
+
+
+class PaymentEvent(db.Model):  # type: ignore[name-defined]
+    """An event of the payment provider, once: a repeat of its ``event_id`` changes nothing."""
+
+    __tablename__ = "payment_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(128), unique=True)
+    subscription_id: Mapped[int] = mapped_column(ForeignKey("subscriptions.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

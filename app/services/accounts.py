@@ -1,0 +1,295 @@
+"""Accounts (spec §7 "Authenticator"): sign-up with a mailed code, sign-in, restoring and changing a password, the
+account's own details, and what administrators do with accounts.
+
+No answer tells whether an email has an account: a sign-up for a taken email answers as a new one (and mails the
+owner instead), a restore for an unknown email answers as for a known one, and a sign-in with an unknown email does
+the work of a wrong password. Rules that mail something return the ``Mail`` to send; the caller sends it after its
+answer, so that no answer waits on the mail server (nor is any faster for an email that gets none).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from app.extensions import db
+from app.models import Account, AccountCode, CodePurpose, Role
+from app.services.errors import Conflict, Forbidden, Invalid, NotFound, Unauthenticated
+from app.services.passwords import hash_password, password_problem, verify_password
+
+INVALID_CREDENTIALS = "Неверный адрес почты или пароль"
+NOT_CONFIRMED = "Адрес почты не подтверждён: введите код из письма"
+BLOCKED = "Учётная запись заблокирована"
+INVALID_CODE = "Неверный или устаревший код"
+WRONG_OLD_PASSWORD = "Текущий пароль указан неверно"  # noqa: S105 - a message
+CODE_DIGITS = 6
+
+
+@dataclass(frozen=True)
+class Mail:
+    to: str
+    subject: str
+    body: str
+
+
+@dataclass(frozen=True)
+class CodeRules:
+    """How long a mailed code lasts and how many wrong tries it takes (ACCOUNT_CODE_*)."""
+
+    lifetime: timedelta = timedelta(minutes=30)
+    attempts: int = 5
+
+
+def normalise_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def find_account(email: str) -> Account | None:
+    return db.session.scalar(select(Account).where(Account.email == normalise_email(email)))
+
+
+def get_account(account_id: int) -> Account:
+    account = db.session.get(Account, account_id)
+    if account is None:
+        raise NotFound("account_not_found", "Учётная запись не найдена", {"id": account_id})
+    return account
+
+
+# Sign-up
+
+
+def sign_up(email: str, password: str, name: str, rules: CodeRules) -> Mail:
+    """An unconfirmed account (or the unconfirmed one there is, renamed) and a code that confirms it with this
+    password. For an email with a confirmed account: nothing changes and its owner is told someone tried."""
+    email = normalise_email(email)
+    _refuse_weak(password, email)
+    password_hash = hash_password(password)  # also for a taken email: the same work, the same time
+    account = find_account(email)
+    if account is not None and account.confirmed:
+        return Mail(email, "Попытка регистрации", "Кто-то попытался зарегистрироваться с вашим адресом почты. Если "
+                    "это вы и вы забыли пароль, восстановите его на странице входа. Если нет, ничего делать не нужно.")
+    if account is None:
+        account = Account(email=email, name=name.strip(), role=Role.VIEWER)
+        db.session.add(account)
+        try:
+            db.session.flush()
+        except IntegrityError:  # the same email signed up a moment ago: that account it is
+            db.session.rollback()
+            return sign_up(email, password, name, rules)
+    account.name = name.strip()
+    code = _new_code(account, CodePurpose.SIGNUP, rules, password_hash=password_hash)
+    db.session.commit()
+    return Mail(email, "Код подтверждения", f"Ваш код подтверждения: {code}\n"
+                f"Он действует {int(rules.lifetime.total_seconds() // 60)} минут. Если вы не регистрировались, "
+                "просто не отвечайте на это письмо.")
+
+
+def complete_sign_up(email: str, code: str, rules: CodeRules) -> Account:
+    """Confirms the account with the code's password. A wrong, used, expired or exhausted code, or an unknown email,
+    is the same refusal."""
+    account, used = _use_code(find_account(email), CodePurpose.SIGNUP, code, rules)
+    if not account.confirmed:
+        account.password_hash = used.password_hash
+        account.confirmed_at = _now()
+    db.session.commit()
+    return account
+
+
+# Sign-in and passwords
+
+
+def authenticate(email: str, password: str) -> Account:
+    """The account these credentials open. An unknown email and a wrong password are one refusal, for the same work
+    (a dummy hash is verified). Only with the right password is an account said to be unconfirmed or blocked."""
+    account = find_account(email)
+    stored = None
+    if account is not None:
+        stored = account.password_hash if account.confirmed else _pending_password(account)
+    ok, rehashed = verify_password(stored, password)
+    if not ok or account is None:
+        raise Unauthenticated("invalid_credentials", INVALID_CREDENTIALS)
+    if not account.confirmed:
+        raise Forbidden("account_not_confirmed", NOT_CONFIRMED)
+    if account.blocked:
+        raise Forbidden("account_blocked", BLOCKED)
+    if rehashed:  # the hasher's parameters changed since this hash was made
+        account.password_hash = rehashed
+        db.session.commit()
+    return account
+
+
+def start_restore(email: str, rules: CodeRules) -> Mail | None:
+    """A code that sets a new password, mailed to a confirmed account; None (nothing to mail) for any other email."""
+    account = find_account(email)
+    if account is None or not account.confirmed or account.blocked:
+        return None
+    code = _new_code(account, CodePurpose.RESTORE, rules)
+    db.session.commit()
+    return Mail(account.email, "Восстановление пароля", f"Код для нового пароля: {code}\n"
+                f"Он действует {int(rules.lifetime.total_seconds() // 60)} минут. Если вы не просили восстановить "
+                "пароль, ничего делать не нужно: ваш пароль не изменился.")
+
+
+def restore_password(email: str, code: str, password: str, rules: CodeRules) -> Account:
+    """Sets the password a restore code was mailed for. The caller revokes the account's sessions."""
+    _refuse_weak(password, normalise_email(email))  # before the lookup: the same answer for an unknown email
+    account, _ = _use_code(find_account(email), CodePurpose.RESTORE, code, rules)
+    account.password_hash = hash_password(password)
+    db.session.commit()
+    return account
+
+
+def change_password(account_id: int, old_password: str, new_password: str) -> Account:
+    account = get_account(account_id)
+    ok, _ = verify_password(account.password_hash, old_password)
+    if not ok:
+        raise Forbidden("wrong_password", WRONG_OLD_PASSWORD)
+    _refuse_weak(new_password, account.email)
+    account.password_hash = hash_password(new_password)
+    db.session.commit()
+    return account
+
+
+def rename(account_id: int, name: str) -> Account:
+    account = get_account(account_id)
+    account.name = name.strip()
+    db.session.commit()
+    return account
+
+
+# Administration
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list[Account]
+    total: int
+    page: int
+    page_size: int
+
+
+def search_accounts(query: str | None, role: Role | None, blocked: bool | None, page: int, page_size: int) -> Page:
+    """Accounts whose email or name contains ``query`` (any case), newest first."""
+    where = []
+    if query and query.strip():
+        pattern = "%" + query.strip().lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        where.append(or_(Account.email.like(pattern, escape="\\"), func.lower(Account.name).like(pattern, escape="\\")))
+    if role is not None:
+        where.append(Account.role == role)
+    if blocked is not None:
+        where.append(Account.blocked_at.is_not(None) if blocked else Account.blocked_at.is_(None))
+    total = db.session.scalar(select(func.count()).select_from(Account).where(*where)) or 0
+    items = db.session.scalars(
+        select(Account).where(*where).order_by(Account.id.desc()).limit(page_size).offset((page - 1) * page_size)
+    ).all()
+    return Page(list(items), total, page, page_size)
+
+
+def create_account(email: str, name: str, password: str, role: Role) -> Account:
+    """An account an administrator makes: confirmed at once."""
+    email = normalise_email(email)
+    _refuse_weak(password, email)
+    if find_account(email) is not None:
+        raise Conflict("email_taken", "Этот адрес почты уже занят", {"field": "email"})
+    account = Account(email=email, name=name.strip(), role=role, password_hash=hash_password(password),
+                      confirmed_at=_now())
+    db.session.add(account)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("email_taken", "Этот адрес почты уже занят", {"field": "email"}) from None
+    return account
+
+
+def set_blocked(account_id: int, blocked: bool, by_account_id: int) -> Account:
+    """Blocks (or unblocks) an account. The caller revokes a blocked account's sessions."""
+    if account_id == by_account_id:
+        raise Conflict("cannot_block_self", "Нельзя заблокировать свою учётную запись")
+    account = get_account(account_id)
+    if blocked and account.blocked_at is None:
+        account.blocked_at = _now()
+    elif not blocked:
+        account.blocked_at = None
+    db.session.commit()
+    return account
+
+
+# Codes
+
+
+def _refuse_weak(password: str, email: str) -> None:
+    problem = password_problem(password, email)
+    if problem:
+        raise Invalid("weak_password", problem, {"field": "password"})
+
+
+def _code_hash(account_id: int, purpose: CodePurpose, code: str) -> str:
+    return hashlib.sha256(f"{account_id}:{purpose.value}:{code}".encode()).hexdigest()
+
+
+def _new_code(account: Account, purpose: CodePurpose, rules: CodeRules, password_hash: str | None = None) -> str:
+    """A new code for ``purpose``; the account's earlier ones for it stop working."""
+    now = _now()
+    db.session.execute(
+        update(AccountCode)
+        .where(AccountCode.account_id == account.id, AccountCode.purpose == purpose, AccountCode.used_at.is_(None))
+        .values(used_at=now)
+    )
+    code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
+    db.session.add(AccountCode(
+        account_id=account.id, purpose=purpose, code_hash=_code_hash(account.id, purpose, code),
+        password_hash=password_hash, created_at=now, expires_at=now + rules.lifetime, attempts=0,
+    ))
+    return code
+
+
+def _live_code(account: Account, purpose: CodePurpose, rules: CodeRules) -> AccountCode | None:
+    return db.session.scalar(
+        select(AccountCode)
+        .where(AccountCode.account_id == account.id, AccountCode.purpose == purpose, AccountCode.used_at.is_(None),
+               AccountCode.expires_at > _now(), AccountCode.attempts < rules.attempts)
+        .order_by(AccountCode.id.desc())
+        .limit(1)
+    )
+
+
+def _pending_password(account: Account) -> str | None:
+    code = db.session.scalar(
+        select(AccountCode)
+        .where(AccountCode.account_id == account.id, AccountCode.purpose == CodePurpose.SIGNUP)
+        .order_by(AccountCode.id.desc())
+        .limit(1)
+    )
+    return code.password_hash if code is not None else None
+
+
+def _use_code(account: Account | None, purpose: CodePurpose, code: str,
+              rules: CodeRules) -> tuple[Account, AccountCode]:
+    """Spends the account's live code for ``purpose`` if ``code`` is it; a wrong one costs a try. One statement marks
+    it used, so two requests with the same code cannot both succeed."""
+    row = _live_code(account, purpose, rules) if account is not None else None
+    if row is None or account is None:
+        raise Invalid("invalid_code", INVALID_CODE, {"field": "code"})
+    if not hmac.compare_digest(row.code_hash, _code_hash(account.id, purpose, code)):
+        db.session.execute(update(AccountCode).where(AccountCode.id == row.id)
+                           .values(attempts=AccountCode.attempts + 1))
+        db.session.commit()
+        raise Invalid("invalid_code", INVALID_CODE, {"field": "code"})
+    spent = db.session.execute(
+        update(AccountCode).where(AccountCode.id == row.id, AccountCode.used_at.is_(None)).values(used_at=_now())
+    )
+    if spent.rowcount != 1:  # type: ignore[attr-defined]
+        db.session.rollback()
+        raise Invalid("invalid_code", INVALID_CODE, {"field": "code"})
+    return account, row
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,83 @@
+"""Subscriptions: an account asks for a plan (pending), the payment provider says it was paid (active for the plan's
+days, from now or from the end of the current period) or cancelled. The provider's notifications are authenticated by
+an HMAC-SHA256 signature over the raw body and handled once per event id, whatever the number of deliveries."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from app.extensions import db
+from app.models import PaymentEvent, Subscription, SubscriptionStatus
+from app.services.errors import Invalid, NotFound, Unauthenticated
+
+SIGNATURE_PREFIX = "sha256="
+PAID = "payment.succeeded"
+CANCELLED = "subscription.cancelled"
+
+
+@dataclass(frozen=True)
+class Handled:
+    event_id: str
+    duplicate: bool
+    subscription: Subscription
+
+
+def request_subscription(account_id: int, plan: str, plans: dict[str, int]) -> Subscription:
+    if plan not in plans:
+        raise Invalid("unknown_plan", "Такого тарифа нет", {"field": "plan", "plans": sorted(plans)})
+    subscription = Subscription(account_id=account_id, plan=plan, status=SubscriptionStatus.PENDING,
+                                created_at=_now())
+    db.session.add(subscription)
+    db.session.commit()
+    return subscription
+
+
+def signature(secret: str, body: bytes) -> str:
+    return SIGNATURE_PREFIX + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def check_signature(secret: str, body: bytes, given: str | None) -> None:
+    if not given or not hmac.compare_digest(signature(secret, body), given.strip()):
+        raise Unauthenticated("invalid_signature", "The notification's signature does not match its body")
+
+
+def handle_event(event_id: str, subscription_id: int, kind: str, plans: dict[str, int]) -> Handled:
+    """Applies the provider's event once: a repeat of ``event_id`` changes nothing and says so."""
+    seen = db.session.scalar(select(PaymentEvent).where(PaymentEvent.event_id == event_id))
+    if seen is not None:
+        return Handled(event_id, True, _subscription(seen.subscription_id))
+    subscription = _subscription(subscription_id)
+    now = _now()
+    if kind == PAID:
+        current = subscription.active_until
+        start = max(now, current.replace(tzinfo=current.tzinfo or UTC)) if current else now
+        subscription.active_until = start + timedelta(days=plans.get(subscription.plan, 30))
+        subscription.status = SubscriptionStatus.ACTIVE
+        subscription.cancelled_at = None
+    elif kind == CANCELLED:
+        subscription.status = SubscriptionStatus.CANCELLED
+        subscription.cancelled_at = now
+    db.session.add(PaymentEvent(event_id=event_id, subscription_id=subscription.id, kind=kind, received_at=now))
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same event delivered twice at once: the other delivery applied it
+        db.session.rollback()
+        return Handled(event_id, True, _subscription(subscription_id))
+    return Handled(event_id, False, subscription)
+
+
+def _subscription(subscription_id: int) -> Subscription:
+    subscription = db.session.get(Subscription, subscription_id)
+    if subscription is None:
+        raise NotFound("subscription_not_found", "No such subscription", {"subscriptionId": subscription_id})
+    return subscription
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
