@@ -43,7 +43,7 @@ def encode_grant(grant: GrantLike) -> tuple[str, str, datetime]:
     access = create_access_token(identity, additional_claims={"role": grant.role, "sid": grant.session_id,
                                                               "iat": now, "nbf": now, "exp": expires})
     row = grant.refresh
-    issued, refresh_expires = _aware(row.issued_at), _aware(row.expires_at)
+    issued, refresh_expires = row.issued_at, row.expires_at
     refresh = create_refresh_token(identity, additional_claims={
         "jti": row.id, "sid": grant.session_id, "csrf": row.csrf, "iat": issued, "nbf": issued, "exp": refresh_expires,
     })
@@ -80,7 +80,3 @@ def current_session_id() -> str:
 def _https() -> bool:
     public = current_app.config["PUBLIC_URL"]
     return public.startswith("https://") if public else request.scheme == "https"
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

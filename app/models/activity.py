@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, func
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, UniqueConstraint, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
+from app.models.moments import Moment
 
 MAX_VIEWER_KEY = 160  # "user:{identity}" or "fp:{device fingerprint}", see app/http/viewer.py
 
@@ -30,7 +31,7 @@ class WatchProgress(db.Model):  # type: ignore[name-defined]
     time: Mapped[int] = mapped_column(Integer, default=0)  # seconds from the episode's start
     completed: Mapped[bool] = mapped_column(default=False)
     updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+        Moment(), server_default=func.now(), onupdate=func.now()
     )
 
     def __str__(self) -> str:

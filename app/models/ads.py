@@ -10,10 +10,11 @@ from __future__ import annotations
 import enum
 from datetime import UTC, datetime
 
-from sqlalchemy import CheckConstraint, DateTime, Enum, ForeignKey, Index, Integer, String, func
+from sqlalchemy import CheckConstraint, Enum, ForeignKey, Index, Integer, String, func
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.extensions import db
+from app.models.moments import Moment
 
 MAX_URL = 2048
 MAX_WRAPPER_DEPTH = 5  # wrappers a house ad may sit behind
@@ -113,7 +114,7 @@ class AdTrackingHit(db.Model):  # type: ignore[name-defined]
     playhead: Mapped[str] = mapped_column(String(12), default="")
     # Set here too, to the microsecond: SQLite's CURRENT_TIMESTAMP has whole seconds only.
     created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now(), default=lambda: datetime.now(UTC)
+        Moment(), server_default=func.now(), default=lambda: datetime.now(UTC)
     )
 
     def __str__(self) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import Column, DateTime, Enum, ForeignKey, Integer, Numeric, String, Table, Text, UniqueConstraint, func
+from sqlalchemy import Column, Enum, ForeignKey, Integer, Numeric, String, Table, Text, UniqueConstraint, func
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.extensions import db
+from app.models.moments import Moment
 
 content_countries = Table(
     "content_countries",
@@ -70,7 +71,7 @@ class Content(db.Model):  # type: ignore[name-defined]
     kinopoisk_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
     imdb_id: Mapped[str | None] = mapped_column(String(32))
     imdb_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now())
 
     content_type: Mapped[ContentType] = relationship(lazy="joined")
     countries: Mapped[list[Country]] = relationship(secondary=content_countries, order_by=Country.slug)

@@ -81,8 +81,7 @@ def last_watched(viewer_key: str, content_id: int) -> LastWatched | None:
             raise content_not_found(content_id)
         return None
     episode_id, time, updated_at = row
-    # SQLite hands back naive datetimes; what it stores is UTC.
-    return LastWatched(episode_id, time, updated_at if updated_at.tzinfo else updated_at.replace(tzinfo=UTC))
+    return LastWatched(episode_id, time, updated_at)
 
 
 def _require_episode(content_id: int, episode_id: int) -> int | None:

@@ -62,7 +62,7 @@ def rotate(token_id: str, session_id: str, refresh_lifetime: timedelta, grace: t
     account = db.session.get(Account, session.account_id)
     if session.revoked_at is not None or account is None or account.blocked:
         raise Unauthenticated("session_revoked", SESSION_ENDED)
-    if _aware(row.expires_at) <= now:
+    if row.expires_at <= now:
         raise Unauthenticated("refresh_token_expired", SESSION_ENDED)
     if row.used_at is None:
         successor = _new_refresh(session.id, now, refresh_lifetime)
@@ -75,7 +75,7 @@ def rotate(token_id: str, session_id: str, refresh_lifetime: timedelta, grace: t
             return Grant(account.id, account.role.value, session.id, successor)
         db.session.rollback()  # another request spent it a moment ago: as a second use, below
         db.session.refresh(row)
-    used_at = _aware(row.used_at) if row.used_at else now
+    used_at = row.used_at if row.used_at else now
     if now - used_at <= grace:
         latest = _latest_successor(row)
         if latest is not None:
@@ -130,10 +130,6 @@ def _new_refresh(session_id: str, now: datetime, lifetime: timedelta) -> Refresh
 
 def _token_id() -> str:
     return uuid.uuid4().hex
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite hands back naive UTC
 
 
 def _now() -> datetime:

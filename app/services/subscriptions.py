@@ -56,7 +56,7 @@ def handle_event(event_id: str, subscription_id: int, kind: str, plans: dict[str
     now = _now()
     if kind == PAID:
         current = subscription.active_until
-        start = max(now, current.replace(tzinfo=current.tzinfo or UTC)) if current else now
+        start = max(now, current) if current else now
         subscription.active_until = start + timedelta(days=plans.get(subscription.plan, 30))
         subscription.status = SubscriptionStatus.ACTIVE
         subscription.cancelled_at = None
