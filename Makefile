@@ -1,5 +1,5 @@
 # The two commands of the README's Quick start, and a few shortcuts.
-.PHONY: start test setup build bench
+.PHONY: start test setup build bench bench-auth
 
 start:  ## set everything up and serve the demo on http://127.0.0.1:5000 (PORT=… changes it)
 	bin/start
@@ -15,3 +15,6 @@ build:
 
 bench:  ## measure the player against a static page and a bare hls.js page in Chromium (ARGS="--rounds 3")
 	bin/bench $(ARGS)
+
+bench-auth:  ## time sign-in, refresh, an authenticated and an anonymous read on gunicorn (ARGS="--rounds 3")
+	bin/bench-auth $(ARGS)

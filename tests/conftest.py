@@ -103,8 +103,11 @@ def assets_built() -> Path:
 @pytest.fixture(scope="session")
 def smtp_server() -> Iterator[tuple[Controller, Mailbox]]:
     """A real SMTP server on this machine (aiosmtpd) that every test application mails through."""
+    from app.http.mail import drain
+
     controller, mailbox = start_smtp()
     yield controller, mailbox
+    drain()
     controller.stop()
 
 

@@ -25,7 +25,7 @@ from app.http.media import signature
 from tests.browser.conftest import serving
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-SECRET = "a-media-secret-shared-with-nginx-0123456789"  # noqa: S105 - a test's
+SECRET = "a-media-secret-shared-with-nginx-0123456789"
 MEDIA_ROOT = Path(Settings.from_env().MEDIA_ROOT)
 SERVER = """
 worker_processes 1;

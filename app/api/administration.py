@@ -13,7 +13,7 @@ from app.api.docs import answers
 from app.http.tokens import current_account_id
 from app.models.ids import storable_id
 from app.schemas.accounts import NewUserSchema, UserPageSchema, UserSchema, UserSearchSchema
-from app.services import accounts, sessions
+from app.services import accounts
 from app.services.errors import NotFound
 
 blp = Blueprint("administration", __name__, description="Accounts, for administrators")
@@ -60,6 +60,4 @@ def block_user(account_id: int) -> Any:
     their own account."""
     if not storable_id(account_id):
         raise NotFound("account_not_found", "Учётная запись не найдена", {"id": account_id})
-    account = accounts.set_blocked(account_id, True, current_account_id())
-    sessions.revoke_account_sessions(account.id, "blocked", current_app.extensions["revocations"])
-    return account
+    return accounts.set_blocked(account_id, True, current_account_id(), current_app.extensions["revocations"])

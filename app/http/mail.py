@@ -5,7 +5,7 @@ for an email that gets none (account enumeration by time). Over SMTP when MAIL_S
 from __future__ import annotations
 
 import logging
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from flask_mailman import EmailMessage
 from flask_mailman.backends.file import EmailBackend as FileBackend
 
 _SENDER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mail")
+_PENDING: set[Future[None]] = set()
 log = logging.getLogger(__name__)
 
 
@@ -42,4 +43,12 @@ def send_later(to: str, subject: str, body: str) -> Future[None]:
             except Exception:
                 app.logger.exception("a mail to a viewer could not be sent")
 
-    return _SENDER.submit(send)
+    future = _SENDER.submit(send)
+    _PENDING.add(future)
+    future.add_done_callback(_PENDING.discard)
+    return future
+
+
+def drain(timeout: float = 10.0) -> None:
+    """Waits for the mails queued so far (a worker's shutdown, the tests' SMTP server stopping)."""
+    wait(list(_PENDING), timeout=timeout)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from app.models.accounts import MAX_EMAIL, MAX_NAME, Role, SubscriptionStatus
+from app.models.accounts import PASSWORD_MAX_LENGTH as MAX_LENGTH
+from app.models.accounts import PASSWORD_MIN_LENGTH as MIN_LENGTH
 from app.schemas.common import Count, Text
 
 MAX_PASSWORD_INPUT = 1024  # the rules (app/services/passwords.py) say more; this bounds what is read at all
@@ -19,14 +21,25 @@ def Email(**kwargs: object) -> fields.Email:
                         **kwargs)  # type: ignore[arg-type]
 
 
-def Password(**kwargs: object) -> fields.String:
-    return fields.Str(load_only=True, validate=validate.Length(min=1, max=MAX_PASSWORD_INPUT),
-                      **kwargs)  # type: ignore[arg-type]
+def Password(**kwargs: object) -> Text:
+    return Text(load_only=True, validate=validate.Length(min=1, max=MAX_PASSWORD_INPUT), **kwargs)
+
+
+def NewPassword(**kwargs: object) -> Text:
+    """A password to be set: its length is a rule of app/services/passwords.py (a weak_password error, in Russian,
+    like its other rules); the document states it."""
+    return Text(load_only=True, validate=validate.Length(min=1, max=MAX_PASSWORD_INPUT),
+                metadata={"minLength": MIN_LENGTH, "maxLength": MAX_LENGTH,
+                          "description": f"{MIN_LENGTH} to {MAX_LENGTH} characters, not a common password"},
+                **kwargs)
+
+
+NAME_PATTERN = r"^[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*$"  # Text's, and not blank
 
 
 def Name(**kwargs: object) -> Text:
     return Text(validate=[validate.Length(min=1, max=MAX_NAME), validate.Regexp(r".*\S", error="Укажите имя")],
-                metadata={"example": "Анна"}, **kwargs)
+                metadata={"example": "Анна", "pattern": NAME_PATTERN}, **kwargs)
 
 
 def Code(**kwargs: object) -> fields.String:
@@ -37,7 +50,7 @@ def Code(**kwargs: object) -> fields.String:
 
 class SignUpSchema(Schema):
     email = Email(required=True)
-    password = Password(required=True, metadata={"description": "10 to 128 characters, not a common password"})
+    password = NewPassword(required=True)
     name = Name(required=True)
 
 
@@ -52,9 +65,9 @@ class CredentialsSchema(Schema):
 
 
 class RefreshRequestSchema(Schema):
-    refreshToken = fields.Str(validate=validate.Length(min=1, max=MAX_TOKEN), metadata={
+    refreshToken = Text(validate=validate.Length(min=1, max=MAX_TOKEN), metadata={
         "description": "the refresh token; without it, the refreshToken cookie (with X-CSRF-TOKEN)"})
-    accessToken = fields.Str(validate=validate.Length(max=MAX_TOKEN), metadata={
+    accessToken = Text(validate=validate.Length(max=MAX_TOKEN), metadata={
         "description": "the expired access token (spec §7); accepted and not needed"})
 
 
@@ -71,12 +84,12 @@ class EmailSchema(Schema):
 class RestoreSchema(Schema):
     email = Email(required=True)
     code = Code(required=True)
-    password = Password(required=True, metadata={"description": "the new password"})
+    password = NewPassword(required=True)
 
 
 class PasswordChangeSchema(Schema):
     oldPassword = Password(required=True)
-    newPassword = Password(required=True)
+    newPassword = NewPassword(required=True)
 
 
 class RenameQuerySchema(Schema):
@@ -157,5 +170,5 @@ class UserPageSchema(Schema):
 class NewUserSchema(Schema):
     email = Email(required=True)
     name = Name(required=True)
-    password = Password(required=True)
+    password = NewPassword(required=True)
     role = fields.Enum(Role, by_value=True, load_default=Role.VIEWER)

@@ -22,6 +22,7 @@ from app.extensions import db
 from app.models import Account, AccountCode, CodePurpose, Role
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, Unauthenticated
 from app.services.passwords import hash_password, password_problem, verify_password
+from app.services.sessions import Revocations, revoke_account_sessions
 
 INVALID_CREDENTIALS = "Неверный адрес почты или пароль"
 NOT_CONFIRMED = "Адрес почты не подтверждён: введите код из письма"
@@ -208,8 +209,8 @@ def create_account(email: str, name: str, password: str, role: Role) -> Account:
     return account
 
 
-def set_blocked(account_id: int, blocked: bool, by_account_id: int) -> Account:
-    """Blocks (or unblocks) an account. The caller revokes a blocked account's sessions."""
+def set_blocked(account_id: int, blocked: bool, by_account_id: int, revocations: Revocations) -> Account:
+    """Blocks (or unblocks) an account; a block ends every session of it at once."""
     if account_id == by_account_id:
         raise Conflict("cannot_block_self", "Нельзя заблокировать свою учётную запись")
     account = get_account(account_id)
@@ -218,6 +219,8 @@ def set_blocked(account_id: int, blocked: bool, by_account_id: int) -> Account:
     elif not blocked:
         account.blocked_at = None
     db.session.commit()
+    if blocked:
+        revoke_account_sessions(account.id, "blocked", revocations)
     return account
 
 

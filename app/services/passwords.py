@@ -10,10 +10,11 @@ from pathlib import Path
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from app.models.accounts import PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH
+
 # OWASP Password Storage Cheat Sheet, argon2id: 19 MiB of memory, 2 iterations, 1 degree of parallelism
 HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1, hash_len=32, salt_len=16, type=Type.ID)
-MIN_LENGTH = 10  # NIST SP 800-63B asks for at least 8; 10 with a common-password check, no composition rules
-MAX_LENGTH = 128  # a bound on the work one sign-in may ask of the hasher
+MIN_LENGTH, MAX_LENGTH = PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH
 COMMON_PASSWORDS = Path(__file__).resolve().parent.parent / "data" / "common-passwords.txt.gz"
 
 TOO_SHORT = f"Пароль должен быть не короче {MIN_LENGTH} символов"

@@ -11,7 +11,7 @@ from app.extensions import db
 from app.models import Role
 from app.services.accounts import create_account, set_blocked
 
-PASSWORD = "a long enough passphrase"  # noqa: S105 - the tests' own
+PASSWORD = "a long enough passphrase"
 
 
 def make_account(app: Flask, email: str, role: Role = Role.VIEWER, password: str = PASSWORD) -> int:
@@ -22,7 +22,7 @@ def make_account(app: Flask, email: str, role: Role = Role.VIEWER, password: str
 
 def block(app: Flask, account_id: int) -> None:
     with app.app_context():
-        set_blocked(account_id, True, by_account_id=0)
+        set_blocked(account_id, True, 0, app.extensions["revocations"])
         db.session.remove()
 
 

@@ -13,7 +13,7 @@ import pytest
 from tests.api.accounts_helpers import PASSWORD, bearer, make_account, sign_in
 from tests.api.test_catalogue_api import assert_error
 
-NEW_PASSWORD = "another long passphrase"  # noqa: S105
+NEW_PASSWORD = "another long passphrase"
 
 
 def cookies_of(response) -> dict[str, dict[str, str]]:

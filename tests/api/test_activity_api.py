@@ -13,6 +13,7 @@ from sqlalchemy import select
 from app.extensions import db
 from app.models import Episode, WatchProgress
 from app.services.progress import completed_episode_ids
+from tests.api.accounts_helpers import bearer, block, make_account, sign_in
 from tests.api.test_catalogue_api import assert_error
 from tests.conftest import signed_identity
 
@@ -189,22 +190,47 @@ def test_last_watched_of_an_unknown_content_is_404(client, demo_catalogue, conte
 
 
 def test_a_bearer_token_identifies_the_user_on_every_device(app, client, demo_catalogue):
-    user = token(app)
+    account_id = make_account(app, "anna@example.com")
+    user = bearer(sign_in(app.test_client(), "anna@example.com"))
     assert save_time(client, 3, 50, headers=user | VIEWER).status_code == 204
     assert client.get(LAST, headers=user | OTHER_VIEWER).get_json()["time"] == 50
     assert client.get(LAST, headers=user).get_json()["time"] == 50
     assert_error(client.get(LAST, headers=VIEWER), 404, "nothing_watched")
-    assert stored_rows(app) == [("user:42", 3, 50, False)]
+    assert stored_rows(app) == [(f"user:{account_id}", 3, 50, False)]
+
+
+def test_what_a_device_watched_before_sign_in_is_the_accounts_after(app, client, demo_catalogue):
+    account_id = make_account(app, "anna@example.com")
+    elsewhere = bearer(sign_in(app.test_client(), "anna@example.com"))
+    assert save_time(client, 3, 30, headers=elsewhere).status_code == 204  # the account, on another device
+    assert save_time(client, 4, 20, headers=VIEWER).status_code == 204  # this device, not signed in yet
+    assert client.post(COMPLETED.format(5), headers=VIEWER).status_code == 204
+    assert save_time(client, 3, 15, headers=VIEWER).status_code == 204  # newer than the account's save of episode 3
+    user = bearer(sign_in(app.test_client(), "anna@example.com", headers=VIEWER))  # signs in on this device
+    rows = {(key, episode): (time, done) for key, episode, time, done in stored_rows(app)}
+    key = f"user:{account_id}"
+    assert rows[(key, 4)] == (20, False) and rows[(key, 5)] == (0, True) and rows[(key, 3)] == (15, False)
+    assert rows[(VIEWER_KEY, 4)] == (20, False)  # the device keeps its own
+    assert client.get(LAST, headers=user).get_json()["episodeId"] in (3, 4, 5)
+
+
+def test_a_revoked_token_no_longer_names_the_account(app, client, demo_catalogue):
+    account_id = make_account(app, "anna@example.com")
+    user = bearer(sign_in(app.test_client(), "anna@example.com"))
+    block(app, account_id)
+    assert save_time(client, 3, 9, headers=user | VIEWER).status_code == 204
+    assert stored_rows(app) == [(VIEWER_KEY, 3, 9, False)]
 
 
 @pytest.mark.parametrize("unusable", [
     lambda app: token(app, expires_delta=timedelta(seconds=-1)),
     lambda app: token(app, create=create_refresh_token),  # a refresh token is no access token
+    lambda app: token(app),  # well signed, but naming no session (revoked, or never issued by a sign-in)
     lambda app: {"Authorization": "Bearer not.a.jwt"},
     lambda app: {"Authorization": "Bearer"},
     lambda app: {"Authorization": "Bearer a b"},
     lambda app: {"Authorization": "Basic dXNlcjpwYXNz"},
-], ids=["expired", "refresh", "garbage", "empty", "three-parts", "basic"])
+], ids=["expired", "refresh", "no-session", "garbage", "empty", "three-parts", "basic"])
 def test_an_unusable_token_falls_back_to_the_fingerprint(app, client, demo_catalogue, unusable):
     headers = unusable(app)
     assert save_time(client, 3, 9, headers=headers | VIEWER).status_code == 204

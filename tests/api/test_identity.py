@@ -51,7 +51,7 @@ def test_knowing_another_devices_identity_parts_does_not_make_one(app, client, d
 
 def test_an_identity_signed_with_another_key_is_refused(app, client, demo_catalogue):
     token = issue(client)
-    app.config["SECRET_KEY"] = "another-deployment-with-its-own-key-000"  # noqa: S105
+    app.config["SECRET_KEY"] = "another-deployment-with-its-own-key-000"
     assert_error(client.get(LAST, headers={"X-Session-Context": token}), 401, "viewer_unknown")
 
 
