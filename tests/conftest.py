@@ -22,7 +22,7 @@ from sqlalchemy.engine import make_url
 
 from app import create_app
 from app.config import PROJECT_ROOT, normalise_database_url
-from app.extensions import db
+from app.extensions import db, limiter
 from tests.mailbox import Mailbox, start_smtp
 
 ASSETS_DIR = PROJECT_ROOT / "app" / "static" / "dist"
@@ -46,8 +46,11 @@ def own_rate_limits() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def own_test_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """And each test's applications count from zero and start with an empty cache."""
+    """And each test's applications count from zero and start with an empty cache. Flask-Limiter's module-level
+    instance keeps the first application's prefix (its init_app: ``self._key_prefix or config…``), right for one
+    application per process, not for a test run: each test's first application sets it afresh."""
     monkeypatch.setenv("RATE_LIMIT_KEY_PREFIX", f"test-{uuid.uuid4().hex}")
+    monkeypatch.setattr(limiter, "_key_prefix", "")
     monkeypatch.setenv("CACHE_KEY_PREFIX", f"test-{uuid.uuid4().hex}")
 
 
