@@ -8,6 +8,7 @@
 // after it, an earlier API call sooner; the ad requests carry the hash until the identity is there.
 import { DEFAULTS } from '../core/defaults';
 import { whenIdle } from '../core/timing';
+import { readCookie } from './cookies';
 
 export const FINGERPRINT_COOKIE = 'device_fp';
 const IDENTITY = /^[A-Za-z0-9_-]{8,64}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/; // the server's (app/http/viewer.py)
@@ -32,15 +33,8 @@ interface NavigatorExtras {
 /** The device_fp cookie when it holds an issued identity; null when absent, malformed (an older plain fingerprint
  * included: it is replaced), or when cookies throw. */
 export function readFingerprintCookie(doc: Document): string | null {
-  try {
-    for (const part of doc.cookie.split(';')) {
-      const [name, value] = part.trim().split('=');
-      if (name === FINGERPRINT_COOKIE && value && IDENTITY.test(value)) return value;
-    }
-  } catch {
-    // cookies blocked (a SecurityError in sandboxed or cookie-less frames): the value lives in memory
-  }
-  return null;
+  const value = readCookie(FINGERPRINT_COOKIE, doc);
+  return value && IDENTITY.test(value) ? value : null;
 }
 
 /**

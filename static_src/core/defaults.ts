@@ -59,6 +59,12 @@ export const DEFAULTS = {
   defaultMuted: false, // §3: player-muted default
   fingerprintTimeoutMs: 1000, // §9: past this the fingerprint is the quick hash, not SHA-256; owner api/fingerprint
   fingerprintCookieDays: 365, // §3, §9: the device_fp cookie's lifetime; owner api/fingerprint
+  // §4: an access token this close to its exp counts as expired and is refreshed before the call (the request's
+  // flight, a clock a little off); progress saved every 10 s then renews it before it lapses; owner api/client
+  authRefreshSkewS: 30,
+  // ours (§4): after a failed refresh none for this long, the calls go without the token (a dead session must not
+  // cost a refresh per progress save); owner api/refresh
+  authRefreshBackoffMs: 60_000,
   idleTimeoutMs: 2000, // ours: work put off to idle time runs by then at the latest; owner core/timing (whenIdle)
   reportQueueMax: 20, // ours: errors kept while Sentry loads, the rest dropped (a flood); owner reporting/report
 } as const;

@@ -67,11 +67,13 @@ export function makeContext(overrides: Partial<PlayerContext> = {}): PlayerConte
   };
 }
 
-/** The part of a fetch Response the player reads. */
-export function jsonResponse(body: unknown, status = 200): Response {
+/** The part of a fetch Response the player reads; `headers` answer get() by any case of their names. */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  const named = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   return {
     ok: status >= 200 && status < 300,
     status,
+    headers: { get: (name: string) => named.get(name.toLowerCase()) ?? null } as Headers,
     json: () => Promise.resolve(body),
   } as Response;
 }
@@ -94,4 +96,18 @@ export function installFetch(mock: jest.Mock): () => void {
     if (had) globalThis.fetch = previous;
     else delete (globalThis as { fetch?: unknown }).fetch;
   };
+}
+
+/** An unsigned JWT whose payload holds `claims` (base64url, as the server's): the player reads only its exp. */
+export function makeJwt(claims: Record<string, unknown>): string {
+  const part = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`;
+}
+
+/** Removes every cookie of jsdom's document (set with path /). */
+export function clearCookies(): void {
+  for (const part of document.cookie.split(';')) {
+    const name = part.split('=')[0].trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
 }
