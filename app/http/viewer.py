@@ -17,6 +17,7 @@ import hmac
 import re
 import secrets
 from contextlib import suppress
+from typing import Any
 
 from flask import current_app, request
 from flask_jwt_extended import get_jwt_identity, verify_jwt_in_request
@@ -52,17 +53,26 @@ def viewer_country() -> str | None:
 def viewer_key() -> str | None:
     """An API caller: "user:{identity}" for a valid bearer token, else "dev:{device}" for a device identity this
     service issued (X-Session-Context), else None. An expired or forged token, or an identity not ours, is none."""
-    with suppress(JWTExtendedException, PyJWTError):
-        if verify_jwt_in_request(optional=True):
-            key = f"user:{get_jwt_identity()}"
-            if len(key) <= MAX_VIEWER_KEY:
-                return key
-    return device_key(request.headers.get(FINGERPRINT_HEADER))
+    return _account_key() or device_key(request.headers.get(FINGERPRINT_HEADER))
 
 
 def viewer_key_from_cookie() -> str | None:
-    """The player page's viewer: a navigation carries the device_fp cookie, not the API header."""
-    return device_key(request.cookies.get(FINGERPRINT_COOKIE))
+    """The player page's viewer: a navigation carries cookies, not the API headers. A signed-in viewer's account (its
+    authToken cookie, or, once that has lapsed, its refreshToken cookie: a read, which rotates nothing), else the
+    device_fp cookie's identity."""
+    return (_account_key(locations=["cookies"]) or _account_key(locations=["cookies"], refresh=True)
+            or device_key(request.cookies.get(FINGERPRINT_COOKIE)))
+
+
+def _account_key(**verify: Any) -> str | None:
+    """ "user:{identity}" for a valid, unrevoked token where ``verify`` says to look (flask-jwt-extended's
+    verify_jwt_in_request), else None."""
+    with suppress(JWTExtendedException, PyJWTError):
+        if verify_jwt_in_request(optional=True, **verify):
+            key = f"user:{get_jwt_identity()}"
+            if len(key) <= MAX_VIEWER_KEY:
+                return key
+    return None
 
 
 def issue_device_identity(fingerprint: str) -> str:

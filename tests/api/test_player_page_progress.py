@@ -1,4 +1,5 @@
-"""The player page reads the viewer's completed episodes from the device_fp cookie (spec §2 rule 3, §3 isCompleted).
+"""The player page reads the viewer's completed episodes from the device_fp cookie (spec §2 rule 3, §3 isCompleted),
+or a signed-in viewer's from the account's cookies.
 
 Demo series (content 2): episodes 2, 3, 4 (season 1) and 5, 6, 7 (season 2).
 """
@@ -9,6 +10,7 @@ import pytest
 from sqlalchemy import event
 
 from app.extensions import db
+from tests.api.accounts_helpers import bearer, block, make_account, sign_in
 from tests.api.test_player_page import page_context
 from tests.conftest import signed_identity
 
@@ -101,3 +103,21 @@ def test_the_cookie_costs_one_query_and_its_absence_none(app, client, demo_catal
     assert first and not any("watch_progress" in statement for statement in first)
     assert invalid == []
     assert len(identified) == 1 and "watch_progress" in identified[0]
+
+
+def test_a_signed_in_viewer_sees_the_accounts_progress_by_either_cookie_until_the_session_ends(app, client,
+                                                                                                 demo_catalogue):
+    """The sign-in's cookies: authToken while it lasts, then refreshToken (the page only reads; nothing rotates);
+    a blocked account's cookies identify nobody."""
+    account = make_account(app, "watcher@example.com")
+    tokens = sign_in(client, "watcher@example.com")  # sets authToken, refreshToken and the csrf cookies
+    assert client.post("/contents/2/episodes/2/completed", headers=bearer(tokens)).status_code == 204
+    assert completed_in(page_context(client.get("/?movie_id=2"))) == [2]
+    client.delete_cookie("authToken")  # lapsed: the browser drops it at the token's exp
+    context = page_context(client.get("/?movie_id=2"))
+    assert (context["episodeId"], completed_in(context)) == (3, [2])
+    client.set_cookie("refreshToken", tokens["refreshToken"][:-2] + "xx")  # forged: nobody, not an error
+    assert completed_in(page_context(client.get("/?movie_id=2"))) == []
+    client.set_cookie("refreshToken", tokens["refreshToken"])
+    block(app, account)
+    assert completed_in(page_context(client.get("/?movie_id=2"))) == []
