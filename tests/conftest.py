@@ -48,9 +48,10 @@ def own_rate_limits() -> Iterator[None]:
 def own_test_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """And each test's applications count from zero and start with an empty cache. Flask-Limiter's module-level
     instance keeps the first application's prefix (its init_app: ``self._key_prefix or config…``), right for one
-    application per process, not for a test run: each test's first application sets it afresh."""
-    monkeypatch.setenv("RATE_LIMIT_KEY_PREFIX", f"test-{uuid.uuid4().hex}")
-    monkeypatch.setattr(limiter, "_key_prefix", "")
+    application per process, not for a test run: each test sets it afresh."""
+    prefix = f"test-{uuid.uuid4().hex}"
+    monkeypatch.setenv("RATE_LIMIT_KEY_PREFIX", prefix)
+    monkeypatch.setattr(limiter, "_key_prefix", prefix)  # for a module's application too
     monkeypatch.setenv("CACHE_KEY_PREFIX", f"test-{uuid.uuid4().hex}")
 
 
