@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import delete, func, select, text
 
 from app.caching import invalidate_catalogue
+from app.demo import extras
 from app.demo.catalogue import CONTENTS, TITLE_BY_SLUG, DemoContent
 from app.extensions import db
-from app.models import AvailabilityRule, Content, ContentType, Country, Episode, Language, RuleKind, Season
+from app.models import (
+    AvailabilityRule,
+    Category,
+    Content,
+    ContentCategory,
+    ContentPerson,
+    ContentType,
+    Country,
+    Episode,
+    Genre,
+    Language,
+    MenuItem,
+    Person,
+    PersonType,
+    PromoSlide,
+    Redirect,
+    RuleKind,
+    Season,
+    Tag,
+    VoiceAuthor,
+)
 from app.models.catalogue import content_countries, content_languages
+from app.models.taxonomy import content_genres, content_subtitles, content_tags, content_voice_authors
 
 CONTENT_TYPES = {"film": "Фильм", "series": "Сериал"}
 COUNTRIES = {"ru": "Россия", "fr": "Франция", "us": "США"}
@@ -20,9 +44,12 @@ def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
     """Write the catalogue when the database has no contents (or after ``reset``). True if it wrote anything."""
     if reset:
         # Association rows too: SQLite, unlike PostgreSQL, does not cascade the contents' deletion to them.
-        for table in (content_countries, content_languages):
+        for table in (content_countries, content_languages, content_genres, content_tags, content_voice_authors,
+                      content_subtitles):
             db.session.execute(table.delete())
-        for model in (AvailabilityRule, Episode, Season, Content, ContentType, Country, Language):
+        for model in (PromoSlide, ContentCategory, ContentPerson, Person, PersonType, Category, MenuItem, Redirect,
+                      AvailabilityRule, Episode, Season, Content, ContentType, Country, Language, Genre, Tag,
+                      VoiceAuthor):
             db.session.execute(delete(model))
     elif db.session.scalar(select(func.count()).select_from(Content)):
         return False
@@ -31,15 +58,19 @@ def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
     countries = _dictionary(Country, "slug", COUNTRIES)
     languages = _dictionary(Language, "code", LANGUAGES)
     media = media_url.rstrip("/")
-    for demo in CONTENTS:
-        db.session.add(_content(demo, types, countries, languages, media))
+    contents = {demo.id: _content(demo, types, countries, languages, media) for demo in CONTENTS}
+    db.session.add_all(contents.values())
+    _label(contents, languages)
+    _categorise(contents, types)
+    _credit(contents)
+    _site(contents, media)
     db.session.commit()
     advance_sequences()
     invalidate_catalogue()  # pages and reads kept from the catalogue before are stale (app/caching.py)
     return True
 
 
-def _dictionary(model: type, key: str, titles: dict[str, str]) -> dict[str, object]:
+def _dictionary(model: type, key: str, titles: dict[str, str]) -> dict[str, Any]:
     rows = {}
     for value, title in titles.items():
         row = model(**{key: value, "title": title})
@@ -85,6 +116,55 @@ def _content(demo: DemoContent, types: dict, countries: dict, languages: dict, m
         *(AvailabilityRule(kind=RuleKind.ALLOW_DOMAIN, value=d) for d in demo.allowed_domains),
     ]
     return content
+
+
+def _label(contents: dict[int, Content], languages: dict) -> None:
+    genres = _dictionary(Genre, "slug", extras.GENRES)
+    tags = _dictionary(Tag, "slug", extras.TAGS)
+    voices = _dictionary(VoiceAuthor, "slug", extras.VOICE_AUTHORS)
+    for content_id, labels in extras.LABELS.items():
+        content = contents[content_id]
+        content.slug, content.original_title = labels.slug, labels.original_title
+        content.description, content.age_rating = labels.description, labels.age_rating
+        content.genres = [genres[g] for g in labels.genres]
+        content.tags = [tags[t] for t in labels.tags]
+        content.voice_authors = [voices[v] for v in labels.voices]
+        content.subtitles = [languages[code] for code in labels.subtitles]
+
+
+def _categorise(contents: dict[int, Content], types: dict) -> None:
+    categories: dict[tuple[str, str | None], Category] = {}
+    for position, (type_slug, slug, title, parent, main_mart) in enumerate(extras.CATEGORIES):
+        categories[type_slug, slug] = Category(content_type=types[type_slug], slug=slug, title=title,
+                                               parent=categories.get((type_slug, parent)), position=position,
+                                               main_mart=main_mart)
+    db.session.add_all(categories.values())
+    for content_id, labels in extras.LABELS.items():
+        content = contents[content_id]
+        for slug in labels.categories:
+            content.category_links.append(ContentCategory(category=categories[content.content_type.slug, slug],
+                                                          position=content_id))
+
+
+def _credit(contents: dict[int, Content]) -> None:
+    kinds = {slug: PersonType(slug=slug, title=title, position=position)
+             for position, (slug, title) in enumerate(extras.PERSON_TYPES)}
+    for slug, name, original, parts in extras.PERSONS:
+        person = Person(slug=slug, name=name, original_name=original)
+        for position, (content_id, kind, character) in enumerate(parts):
+            contents[content_id].persons.append(ContentPerson(person=person, person_type=kinds[kind],
+                                                              character=character, position=position))
+
+
+def _site(contents: dict[int, Content], media: str) -> None:
+    for position, (content_id, title) in enumerate(extras.PROMO_SLIDES):
+        db.session.add(PromoSlide(content=contents[content_id], title=title, position=position,
+                                  image_url=contents[content_id].poster_url or f"{media}/posters/none.jpg"))
+    for position, (title, url, children) in enumerate(extras.MENU):
+        db.session.add(MenuItem(title=title, url=url, position=position, children=[
+            MenuItem(title=child, url=child_url, position=index) for index, (child, child_url) in enumerate(children)]))
+    for old, new, status in extras.REDIRECTS:
+        db.session.add(Redirect(from_path=old, to_path=new, status=status))
 
 
 def _duration(slug: str | None) -> int | None:

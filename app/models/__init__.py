@@ -23,6 +23,9 @@ from app.models.catalogue import (
     RuleKind,
     Season,
 )
+from app.models.persons import ContentPerson, Person, PersonType
+from app.models.site import MenuItem, PromoSlide, Redirect
+from app.models.taxonomy import Category, ContentCategory, Genre, Tag, VoiceAuthor
 
 __all__ = [
     "Account",
@@ -34,18 +37,29 @@ __all__ = [
     "AdTrackingHit",
     "AuthSession",
     "AvailabilityRule",
+    "Category",
     "CodePurpose",
     "Content",
+    "ContentCategory",
+    "ContentPerson",
     "ContentType",
     "Country",
     "Episode",
+    "Genre",
     "Language",
+    "MenuItem",
     "PaymentEvent",
+    "Person",
+    "PersonType",
+    "PromoSlide",
+    "Redirect",
     "RefreshToken",
     "Role",
     "RuleKind",
     "Season",
     "Subscription",
     "SubscriptionStatus",
+    "Tag",
+    "VoiceAuthor",
     "WatchProgress",
 ]

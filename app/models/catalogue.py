@@ -10,6 +10,18 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.extensions import db
 from app.models.moments import Moment
+from app.models.persons import ContentPerson
+from app.models.slugs import MAX_SLUG, default_slug
+from app.models.taxonomy import (
+    ContentCategory,
+    Genre,
+    Tag,
+    VoiceAuthor,
+    content_genres,
+    content_subtitles,
+    content_tags,
+    content_voice_authors,
+)
 
 content_countries = Table(
     "content_countries",
@@ -31,6 +43,7 @@ class ContentType(db.Model):  # type: ignore[name-defined]
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(64), unique=True)
     title: Mapped[str] = mapped_column(String(255))
+    position: Mapped[int] = mapped_column(Integer, default=0)
 
     def __str__(self) -> str:
         return self.title
@@ -62,7 +75,13 @@ class Content(db.Model):  # type: ignore[name-defined]
     __tablename__ = "contents"
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(MAX_SLUG), unique=True, default=default_slug)
     title: Mapped[str] = mapped_column(String(255))
+    original_title: Mapped[str | None] = mapped_column(String(255))  # the Latin one, for search and the sitemap
+    description: Mapped[str] = mapped_column(Text, default="")
+    age_rating: Mapped[int | None] = mapped_column(Integer)  # 0, 6, 12, 16 or 18 (Russia's 436-FZ marks)
+    published: Mapped[bool] = mapped_column(default=True, index=True)  # unpublished: in the admin only
+    position: Mapped[int] = mapped_column(Integer, default=0)  # editorial order: lower first, then newest
     content_type_id: Mapped[int] = mapped_column(ForeignKey("content_types.id"), index=True)
     year: Mapped[int | None] = mapped_column(Integer)
     has_multiple_episodes: Mapped[bool] = mapped_column(default=False)
@@ -72,10 +91,17 @@ class Content(db.Model):  # type: ignore[name-defined]
     imdb_id: Mapped[str | None] = mapped_column(String(32))
     imdb_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
     created_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now(), onupdate=func.now())
 
     content_type: Mapped[ContentType] = relationship(lazy="joined")
     countries: Mapped[list[Country]] = relationship(secondary=content_countries, order_by=Country.slug)
     languages: Mapped[list[Language]] = relationship(secondary=content_languages, order_by=Language.code)
+    subtitles: Mapped[list[Language]] = relationship(secondary=content_subtitles, order_by=Language.code)
+    genres: Mapped[list[Genre]] = relationship(secondary=content_genres, order_by=Genre.slug)
+    tags: Mapped[list[Tag]] = relationship(secondary=content_tags, order_by=Tag.slug)
+    voice_authors: Mapped[list[VoiceAuthor]] = relationship(secondary=content_voice_authors, order_by=VoiceAuthor.title)
+    category_links: Mapped[list[ContentCategory]] = relationship(cascade="all, delete-orphan")
+    persons: Mapped[list[ContentPerson]] = relationship(order_by=ContentPerson.position, cascade="all, delete-orphan")
     seasons: Mapped[list[Season]] = relationship(
         back_populates="content", order_by="Season.order", cascade="all, delete-orphan"
     )
