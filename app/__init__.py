@@ -97,7 +97,10 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.administration import blp as administration_api
     from app.api.catalogue import blp as catalogue_api
     from app.api.devices import blp as devices_api
+    from app.api.lists import blp as lists_api
     from app.api.ops import blp as ops_api
+    from app.api.reference import blp as reference_api
+    from app.api.site import blp as site_api
     from app.api.subscriptions import blp as subscriptions_api
     from app.cli import demo_cli
     from app.errors import register_error_handlers
@@ -115,6 +118,9 @@ def _register_blueprints(app: Flask) -> None:
     register_input_limits(app)  # body size, JSON shape, control characters: before any view reads the request
     register_answering(app)  # a shared response kept from an earlier request answers this one (app/http/shared.py)
     api.register_blueprint(catalogue_api)
+    api.register_blueprint(lists_api)
+    api.register_blueprint(reference_api)
+    api.register_blueprint(site_api)
     api.register_blueprint(activity_api)
     api.register_blueprint(devices_api)
     api.register_blueprint(ops_api)

@@ -1,0 +1,32 @@
+"""A page of a query: the rows of one page in a stable order (the caller's, then the id as the tie-breaker, so no row
+shows on two pages or on none) and how many rows match. Two queries whatever the page size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Select, func, select
+
+from app.extensions import db
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list[Any]
+    total: int
+    page: int
+    page_size: int
+
+    def envelope(self, items: list[Any] | None = None) -> dict[str, Any]:
+        """What the list schemas dump (app/schemas/paging.py): the items, or ``items`` made from them."""
+        return {"items": self.items if items is None else items, "total": self.total, "page": self.page,
+                "pageSize": self.page_size}
+
+
+def paginate(query: Select[Any], id_column: Any, page: int, page_size: int) -> Page:
+    """``query`` (ordered as its caller wants, or not at all) one page at a time, ``id_column`` last in the order."""
+    total = db.session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
+    rows = db.session.scalars(query.order_by(id_column).limit(page_size).offset((page - 1) * page_size)).all() \
+        if total > (page - 1) * page_size else []
+    return Page(list(rows), total, page, page_size)
