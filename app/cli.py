@@ -29,6 +29,27 @@ def seed_command(reset: bool) -> None:
         click.echo(f"demo accounts: {seed_accounts(current_app.config['ENV'])} added (password in the README)")
 
 
+@demo_cli.command("catalogue")
+@click.option("--titles", type=click.IntRange(1, 1_000_000), default=1000, show_default=True,
+              help="How many contents to add.")
+@click.option("--seed", type=int, default=1, show_default=True, help="The same seed makes the same catalogue.")
+def catalogue_command(titles: int, seed: int) -> None:
+    """Add a synthetic catalogue of realistic size (for benchmarks) beside the demo's: run `flask demo seed` first."""
+    import time
+
+    from app.caching import invalidate_catalogue
+    from app.demo.synthetic import generate
+
+    started = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        click.echo(f"  {done:>9,} / {total:,} titles  {time.monotonic() - started:6.1f} s")
+
+    episodes = generate(titles, seed=seed, media_url=current_app.config["MEDIA_URL_PATH"], progress=progress)
+    invalidate_catalogue()
+    click.echo(f"added {titles:,} titles with {episodes:,} episodes in {time.monotonic() - started:.0f} s")
+
+
 @demo_cli.command("media")
 def media_command() -> None:
     """Generate the sample HLS media and the ad creatives with ffmpeg (cached: quick when nothing changed)."""
