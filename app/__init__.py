@@ -100,9 +100,10 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.lists import blp as lists_api
     from app.api.ops import blp as ops_api
     from app.api.reference import blp as reference_api
+    from app.api.search import blp as search_api
     from app.api.site import blp as site_api
     from app.api.subscriptions import blp as subscriptions_api
-    from app.cli import demo_cli
+    from app.cli import demo_cli, search_cli
     from app.errors import register_error_handlers
     from app.extensions import api
     from app.http.headers import register_security_headers
@@ -121,6 +122,7 @@ def _register_blueprints(app: Flask) -> None:
     api.register_blueprint(lists_api)
     api.register_blueprint(reference_api)
     api.register_blueprint(site_api)
+    api.register_blueprint(search_api)
     api.register_blueprint(activity_api)
     api.register_blueprint(devices_api)
     api.register_blueprint(ops_api)
@@ -134,4 +136,5 @@ def _register_blueprints(app: Flask) -> None:
     register_static(app)
     register_security_headers(app)  # framing and CSP headers on every response
     app.cli.add_command(demo_cli)
+    app.cli.add_command(search_cli)
     register_error_handlers(app)  # after flask-smorest's, so that ours answer

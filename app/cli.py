@@ -9,6 +9,21 @@ from flask import current_app
 from flask.cli import AppGroup
 
 demo_cli = AppGroup("demo", help="The demo catalogue and its generated sample media.")
+search_cli = AppGroup("search", help="The catalogue's search index.")
+
+
+@search_cli.command("reindex")
+def reindex_command() -> None:
+    """Rewrite the search index of every content (after contents changed outside the service)."""
+    import time
+
+    from app.caching import invalidate_catalogue
+    from app.services.search_index import reindex
+
+    started = time.monotonic()
+    written = reindex()
+    invalidate_catalogue()
+    click.echo(f"search index: {written:,} contents in {time.monotonic() - started:.1f} s")
 
 
 @demo_cli.command("seed")

@@ -7,6 +7,7 @@ from flask_migrate import Config
 
 from app.config import PROJECT_ROOT
 from app.extensions import db
+from app.models.search import include_object
 
 
 def test_migrations_have_a_single_head():
@@ -18,7 +19,8 @@ def test_migrations_have_a_single_head():
 
 def test_models_and_migrations_agree(app):
     with app.app_context(), db.engine.connect() as connection:
-        context = MigrationContext.configure(connection, opts={"compare_type": True, "compare_server_default": False})
+        context = MigrationContext.configure(connection, opts={"compare_type": True, "compare_server_default": False,
+                                                               "include_object": include_object})
         diff = compare_metadata(context, db.metadata)
     assert diff == [], f"models and migrations disagree; write a migration (flask db migrate): {diff}"
 

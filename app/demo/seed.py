@@ -33,6 +33,7 @@ from app.models import (
 )
 from app.models.catalogue import content_countries, content_languages
 from app.models.taxonomy import content_genres, content_subtitles, content_tags, content_voice_authors
+from app.services.search_index import reindex
 
 CONTENT_TYPES = {"film": "Фильм", "series": "Сериал"}
 COUNTRIES = {"ru": "Россия", "fr": "Франция", "us": "США"}
@@ -66,6 +67,7 @@ def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
     _site(contents, media)
     db.session.commit()
     advance_sequences()
+    reindex()
     invalidate_catalogue()  # pages and reads kept from the catalogue before are stale (app/caching.py)
     return True
 

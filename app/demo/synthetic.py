@@ -33,6 +33,7 @@ from app.models import (
 from app.models.catalogue import content_countries
 from app.models.slugs import slugify
 from app.models.taxonomy import content_genres, content_tags
+from app.services.search_index import reindex
 
 BATCH = 2000  # contents per transaction
 SERIES_SHARE = 0.2
@@ -70,6 +71,7 @@ def generate(titles: int, seed: int = 1, media_url: str = "/media",
         db.session.commit()
         progress(min(titles, start + BATCH), titles)
     advance_sequences(("contents", "episodes", "seasons"))
+    reindex()  # the whole index: its word counts span the catalogue
     return episodes
 
 

@@ -24,6 +24,7 @@ from app.models.catalogue import (
     Season,
 )
 from app.models.persons import ContentPerson, Person, PersonType
+from app.models.search import SearchDocument, SearchWord
 from app.models.site import MenuItem, PromoSlide, Redirect
 from app.models.taxonomy import Category, ContentCategory, Genre, Tag, VoiceAuthor
 
@@ -56,6 +57,8 @@ __all__ = [
     "RefreshToken",
     "Role",
     "RuleKind",
+    "SearchDocument",
+    "SearchWord",
     "Season",
     "Subscription",
     "SubscriptionStatus",

@@ -1,0 +1,46 @@
+"""Catalogue search (spec §7 ``POST /v2/contents/search``; also a GET with the query string, which a CDN can keep).
+The rules: app/services/search.py; README "Search"."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import RAISE
+
+from app.api.docs import SHARED_HEADERS, answers
+from app.caching import store
+from app.http.shared import share, shareable
+from app.schemas.search import SearchPageSchema, SearchRequestSchema
+from app.services.search import search
+
+blp = Blueprint("search", __name__, description="Search: Russian morphology, typos, transliteration, original titles")
+
+
+def found(request: dict[str, Any]) -> dict[str, Any]:
+    result = search(request["query"], request["page"], request["pageSize"], generation=store().generation())
+    return {**result.page.envelope(), "corrected": result.corrected}
+
+
+@blp.route("/v2/contents/search")
+class Search(MethodView):
+    decorators: ClassVar[list[Any]] = [shareable()]  # on the view function, where app/http/shared.py looks
+
+    @blp.etag
+    @blp.arguments(SearchRequestSchema, location="query", unknown=RAISE)
+    @blp.response(200, SearchPageSchema, headers=SHARED_HEADERS)
+    @answers(blp, 422)
+    def get(self, request: dict[str, Any]) -> Any:
+        """Published contents matching every word in a field (title, original title or transliteration, people,
+        description), best first."""
+        answer = found(request)
+        share()
+        return answer
+
+    @blp.arguments(SearchRequestSchema, unknown=RAISE)
+    @blp.response(200, SearchPageSchema)
+    @answers(blp, 422, body=True)
+    def post(self, request: dict[str, Any]) -> Any:
+        """As the GET, with the words and the page in the JSON body."""
+        return found(request)

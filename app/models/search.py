@@ -1,0 +1,56 @@
+"""The search index of the catalogue (app/services/search.py writes and reads it).
+
+``search_documents``: each published content's searchable text, normalised (lower case, ё as е): its title, its
+original title with the title's transliteration (a Latin query finds «Тихая гавань» by "tikhaya gavan" and by "Quiet
+Harbour"), the names of its people, its description. ``search_words``: the words of titles, with their stem and
+transliteration, for typo correction.
+
+What each database adds (the migration makes it; no model can say it):
+* PostgreSQL: each field's ``to_tsvector('russian', …)`` (``simple`` for the original title) as a stored generated
+  column ``<field>_tsv`` (Snowball russian's stems) with a GIN index; and a pg_trgm GIN index over
+  ``search_words.latin``, trigrams of the transliterated word, so that typo correction uses its index whatever the
+  database's LC_CTYPE (under C, Cyrillic letters give no trigrams).
+* SQLite: ``search_fts``, an FTS5 table holding the same fields stemmed in Python (snowballstemmer, the same Snowball
+  algorithm), its rowid the content's id.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import ForeignKey, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.extensions import db
+
+SEARCH_FIELDS = ("title", "original", "people", "description")
+# What the database holds beyond the models (above): Alembic's comparison leaves these out (migrations/env.py and
+# tests/test_migrations.py).
+OUTSIDE_MODELS = frozenset({
+    "search_fts", "search_fts_data", "search_fts_idx", "search_fts_content", "search_fts_docsize", "search_fts_config",
+    *(f"ix_search_documents_{field}_tsv" for field in SEARCH_FIELDS), "ix_search_words_latin_trgm",
+    *(f"{field}_tsv" for field in SEARCH_FIELDS),
+})
+
+
+class SearchDocument(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "search_documents"
+
+    content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), primary_key=True,
+                                            autoincrement=False)
+    title: Mapped[str] = mapped_column(Text, default="")
+    original: Mapped[str] = mapped_column(Text, default="")  # the original title and the title's transliteration
+    people: Mapped[str] = mapped_column(Text, default="")
+    description: Mapped[str] = mapped_column(Text, default="")
+
+
+class SearchWord(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "search_words"
+
+    word: Mapped[str] = mapped_column(String(64), primary_key=True)
+    stem: Mapped[str] = mapped_column(String(64), index=True)
+    latin: Mapped[str] = mapped_column(String(128))
+    contents: Mapped[int] = mapped_column(Integer, default=0)  # documents with it: a correction prefers common words
+
+
+def include_object(item: object, name: str | None, kind: str, reflected: bool, compare_to: object) -> bool:
+    """Alembic's filter: what the database has beyond the models (OUTSIDE_MODELS) is not a difference."""
+    return not (reflected and compare_to is None and name in OUTSIDE_MODELS)

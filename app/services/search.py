@@ -1,0 +1,142 @@
+"""Catalogue search (spec §7 ``POST /v2/contents/search``): Russian morphology, typo tolerance, transliteration and
+the Latin original title, ё as е; the same answers from PostgreSQL (full-text search with the russian configuration,
+pg_trgm for typos) and from the embedded SQLite (FTS5 over the same stems, computed in Python).
+
+1. The query's words (app/services/search_text.py). A word of 4 letters or more whose stem no indexed word has is a
+   typo: it becomes the nearest indexed word (Levenshtein distance over the transliterations, at most 1, or 2 from 7
+   letters; ties go to the word more titles have, then the alphabet). PostgreSQL proposes candidates from its
+   trigram index, SQLite from the word list in memory; the choice is made here, alike.
+2. A content matches when one of its fields has every word: its title, its original title or transliteration, the
+   names of its people, its description.
+3. Rank: which fields matched (title 8, original or transliteration 4, people 2, description 1, summed), then the
+   Kinopoisk rating, then the id. Integers and columns: both databases order alike.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from rapidfuzz.distance import Levenshtein
+from rapidfuzz.process import extract
+from sqlalchemy import ColumnElement, Integer, Select, case, column, func, literal, or_, select, text, union
+
+from app.extensions import db
+from app.models import Content, SearchDocument, SearchWord
+from app.services.cards import CARD_OPTIONS
+from app.services.paging import Page
+from app.services.search_text import latin, stem, words
+
+WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
+CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "description": "russian"}  # as migrated
+MAX_WORDS = 8
+TRIGRAM_CANDIDATES = 40
+CYRILLIC = re.compile(r"[а-я]")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    page: Page
+    corrected: str | None  # the query as searched, when a typo was corrected
+
+
+def search(query: str, page: int, page_size: int, generation: int = 0) -> SearchResult:
+    """Published contents matching ``query``, best first, one page of them (cards loaded)."""
+    asked = words(query)[:MAX_WORDS]
+    searched = [_correct(word, generation) for word in asked]
+    corrected = " ".join(searched) if searched != asked else None
+    if not searched:
+        return SearchResult(Page([], 0, page, page_size), corrected)
+    matches, candidates = _matches(searched)
+    score = sum((case((matched, weight), else_=0) for matched, weight in
+                 zip(matches, WEIGHTS.values(), strict=True)), literal(0, Integer))
+    ranked = (select(Content.id, func.count().over().label("total"))
+              .join(SearchDocument, SearchDocument.content_id == Content.id)
+              .where(Content.published, candidates)
+              .order_by(score.desc(), Content.kinopoisk_rating.desc().nulls_last(), Content.id)
+              .limit(page_size).offset((page - 1) * page_size))
+    rows = db.session.execute(ranked).all()
+    total = rows[0].total if rows else _count(candidates) if page > 1 else 0
+    ids = [row.id for row in rows]
+    contents = {c.id: c for c in db.session.scalars(select(Content).where(Content.id.in_(ids)).options(*CARD_OPTIONS))}
+    return SearchResult(Page([contents[i] for i in ids if i in contents], total, page, page_size), corrected)
+
+
+def _count(candidates: ColumnElement[bool]) -> int:
+    """How many match, for a page past the last (which has no row to carry the count)."""
+    query = select(func.count()).select_from(Content).join(SearchDocument).where(Content.published, candidates)
+    return db.session.scalar(query) or 0
+
+
+def _matches(searched: list[str]) -> tuple[list[ColumnElement[bool]], ColumnElement[bool]]:
+    """Per field, in WEIGHTS' order, whether the content's field has every word; and whether any field has them,
+    written so that the database finds those rows by its index."""
+    if db.engine.dialect.name == "postgresql":
+        russian = " ".join(searched)
+        simple = " ".join(latin(word) for word in searched)
+        matches: list[ColumnElement[bool]] = [column(f"{field}_tsv").op("@@")(  # stored to_tsvector (the migration)
+            func.websearch_to_tsquery(CONFIGS[field], russian if CONFIGS[field] == "russian" else simple))
+            for field in WEIGHTS]
+        return matches, or_(*matches)
+    lexemes = [lexeme for lexeme in (stem(word) for word in searched) if lexeme]
+    spelled = [latin(word) for word in searched]
+    found: list[Select[Any] | None] = []
+    for field in WEIGHTS:
+        terms = spelled if CONFIGS[field] == "simple" else lexemes
+        if not terms:  # only stop words: PostgreSQL's query is empty and matches nothing
+            found.append(None)
+            continue
+        fts = " AND ".join(f'"{term}"' for term in terms)  # terms are letters and digits only (search_text.words)
+        found.append(select(text("rowid")).select_from(text("search_fts")).where(
+            text(f"search_fts MATCH :match_{field}").bindparams(**{f"match_{field}": f"{{{field}}} : ({fts})"})))
+    subqueries = [query for query in found if query is not None]
+    in_field: list[ColumnElement[bool]] = [
+        SearchDocument.content_id.in_(query) if query is not None else literal(False) for query in found]
+    anywhere: ColumnElement[bool] = SearchDocument.content_id.in_(union(*subqueries)) if subqueries else literal(False)
+    return in_field, anywhere
+
+
+def _correct(word: str, generation: int) -> str:
+    """The word, or the indexed word it is a typo of (the module's rule 1)."""
+    if len(word) < 4 or word.isdigit():
+        return word
+    lexeme = stem(word) or word
+    if db.session.scalar(select(SearchWord.word).where(SearchWord.stem == lexeme).limit(1)) is not None:
+        return word
+    spelled = latin(word)
+    limit = 1 if len(word) < 7 else 2
+    cyrillic = bool(CYRILLIC.search(word))  # a word is corrected into a word of its own alphabet
+    candidates = [c for c in _candidates(spelled, generation) if bool(CYRILLIC.search(c[0])) == cyrillic]
+    best = min(((Levenshtein.distance(spelled, other_latin), -count, other)
+                for other, other_latin, count in candidates), default=None)
+    return best[2] if best is not None and best[0] <= limit else word
+
+
+def _candidates(spelled: str, generation: int) -> list[tuple[str, str, int]]:
+    """Indexed words whose transliteration is near ``spelled``: (word, latin, contents)."""
+    if db.engine.dialect.name == "postgresql":
+        rows = db.session.execute(
+            select(SearchWord.word, SearchWord.latin, SearchWord.contents)
+            .where(SearchWord.latin.op("%")(spelled))
+            .order_by(func.similarity(SearchWord.latin, spelled).desc(), SearchWord.contents.desc(), SearchWord.word)
+            .limit(TRIGRAM_CANDIDATES)).all()
+        return [(word, spelled_word, count) for word, spelled_word, count in rows]
+    vocabulary = _vocabulary(generation)
+    found = extract(spelled, vocabulary.latin, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
+    return [vocabulary.words[index] for _, _, index in found]
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    latin: list[str]
+    words: list[tuple[str, str, int]]
+
+
+@lru_cache(maxsize=2)
+def _vocabulary(generation: int) -> _Vocabulary:
+    """The word list in memory (SQLite's stand-in for a trigram index), kept per catalogue generation."""
+    rows = db.session.execute(select(SearchWord.word, SearchWord.latin, SearchWord.contents)).all()
+    return _Vocabulary([row[1] for row in rows], [(row[0], row[1], row[2]) for row in rows])
+

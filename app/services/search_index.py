@@ -1,0 +1,105 @@
+"""Writing the search index (app/models/search.py): each published content's document, and the word list that typo
+correction draws on. Called by whatever changes contents: the demo seeder, the synthetic catalogue, ``flask search
+reindex``, and the admin (issue 20) for the contents it saved."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import Any
+
+from sqlalchemy import delete, insert, select, text
+
+from app.extensions import db
+from app.models import Content, ContentPerson, Person, SearchDocument, SearchWord
+from app.services.search_text import latin, plain, stem, stems, words
+
+BATCH = 5000
+MAX_WORD = 64
+
+
+def reindex(content_ids: Iterable[int] | None = None) -> int:
+    """Rewrites the documents of ``content_ids`` (every content when None; unpublished ones leave the index), then
+    the word list. Returns how many documents it wrote. Commits."""
+    ids = None if content_ids is None else sorted(set(content_ids))
+    _drop(ids)
+    written = 0
+    for batch in _batches(_documents(ids), BATCH):
+        db.session.execute(insert(SearchDocument), batch)
+        if db.engine.dialect.name == "sqlite":
+            db.session.execute(text("INSERT INTO search_fts(rowid, title, original, people, description) "
+                                    "VALUES (:content_id, :title_stems, :original, :people_stems, "
+                                    ":description_stems)"), [_stemmed(row) for row in batch])
+        written += len(batch)
+    _rewrite_words()
+    db.session.commit()
+    if db.engine.dialect.name == "postgresql":  # a bulk write leaves GIN's pending lists long and the statistics old
+        for index in ("title", "original", "people", "description"):
+            db.session.execute(text(f"SELECT gin_clean_pending_list('ix_search_documents_{index}_tsv')"))
+        db.session.execute(text("ANALYZE search_documents"))
+        db.session.execute(text("ANALYZE search_words"))
+        db.session.commit()
+    return written
+
+
+def _drop(ids: list[int] | None) -> None:
+    sqlite = db.engine.dialect.name == "sqlite"
+    if ids is None:
+        db.session.execute(delete(SearchDocument))
+        if sqlite:
+            db.session.execute(text("DELETE FROM search_fts"))
+        return
+    for chunk in _batches(iter(ids), 500):
+        db.session.execute(delete(SearchDocument).where(SearchDocument.content_id.in_(chunk)))
+        if sqlite:
+            db.session.execute(text("DELETE FROM search_fts WHERE rowid IN (SELECT value FROM json_each(:ids))"),
+                               {"ids": f"[{','.join(map(str, chunk))}]"})
+
+
+def _documents(ids: list[int] | None) -> Iterator[dict[str, Any]]:
+    """The documents of the published contents among ``ids``, a chunk of contents at a time."""
+    query = select(Content.id, Content.title, Content.original_title, Content.description).where(Content.published)
+    chunks = [None] if ids is None else [ids[i:i + 500] for i in range(0, len(ids), 500)]
+    for chunk in chunks:
+        rows = db.session.execute(query if chunk is None else query.where(Content.id.in_(chunk))).all()
+        people = _people(None if chunk is None else chunk)
+        for content_id, title, original, description in rows:
+            yield {"content_id": content_id, "title": plain(title),
+                   "original": plain(f"{original or ''} {latin(title)}"),
+                   "people": plain(" ".join(people.get(content_id, ()))), "description": plain(description or "")}
+
+
+def _people(ids: list[int] | None) -> dict[int, list[str]]:
+    query = select(ContentPerson.content_id, Person.name, Person.original_name).join(Person)
+    if ids is not None:
+        query = query.where(ContentPerson.content_id.in_(ids))
+    found: dict[int, list[str]] = {}
+    for content_id, name, original in db.session.execute(query):
+        found.setdefault(content_id, []).extend(filter(None, (name, original)))
+    return found
+
+
+def _stemmed(row: dict[str, Any]) -> dict[str, Any]:
+    """SQLite's FTS5 row: the Russian fields as their lexemes (PostgreSQL's russian configuration makes the same at
+    query time), the original title as its words (its simple configuration)."""
+    return {**row, "title_stems": " ".join(stems(row["title"])), "people_stems": " ".join(stems(row["people"])),
+            "description_stems": " ".join(stems(row["description"]))}
+
+
+def _rewrite_words() -> None:
+    """The word list: every word of the indexed titles, original titles and names, with how many documents have it."""
+    counts: Counter[str] = Counter()
+    fields = select(SearchDocument.title, SearchDocument.original, SearchDocument.people)
+    for title, original, people in db.session.execute(fields):
+        counts.update({word for word in words(f"{title} {original} {people}") if 3 <= len(word) <= MAX_WORD})
+    db.session.execute(delete(SearchWord))
+    rows = ({"word": word, "stem": stem(word) or word, "latin": latin(word)[:128], "contents": count}
+            for word, count in counts.items())
+    for batch in _batches(rows, BATCH):
+        db.session.execute(insert(SearchWord), batch)
+
+
+def _batches(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    while batch := list(islice(items, size)):
+        yield batch

@@ -1,0 +1,107 @@
+"""Search (spec §7 POST /v2/contents/search; app/services/search.py): morphology, typos, transliteration, the Latin
+original title, ё as е, ranking; and the same top five on SQLite and on PostgreSQL for a fixed set of 30 Russian
+queries over a fixed catalogue (the demo's five titles and 2,000 synthetic ones of seed 1): the answers are kept in
+tests/api/data/search_golden.json, written from one database and checked on the other (`make test` runs SQLite, CI
+PostgreSQL). SEARCH_GOLDEN=write rewrites it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from app.caching import invalidate_catalogue
+from app.demo.synthetic import generate
+from app.extensions import db
+from app.models import Content
+from tests.api.test_catalogue_api import assert_error
+
+GOLDEN = Path(__file__).parent / "data" / "search_golden.json"
+QUERIES = (
+    "дороги", "долгой дороги", "тихая гавань", "тихая гаван", "дорогаа", "tikhaya gavan", "Quiet Harbour",
+    "морозова", "старое поле", "северной реки", "зимы", "маяк", "маяка на острове", "капитан", "капитаном",
+    "чёрное небо", "черное небо", "golden star", "zolotaya zvezda", "холодная ночь", "холодные ночи",
+    "потерянный мир", "потеряный мир", "тайна озера", "без сердца", "дом", "домой", "the last train", "летнее море",
+    "ночного города",
+)
+
+
+def find(client, query, **page):
+    response = client.post("/v2/contents/search", json={"query": query, **page})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def titles(answer):
+    return [item["title"] for item in answer["items"]]
+
+
+def test_morphology_typos_transliteration_and_the_original_title(client, demo_catalogue):
+    assert titles(find(client, "дороги")) == ["Долгая дорога домой"]  # «дороги» finds «дорога»
+    assert titles(find(client, "долгой дороги домой")) == ["Долгая дорога домой"]
+    typo = find(client, "тихая гаваьн")
+    assert (titles(typo), typo["corrected"]) == (["Тихая гавань"], "тихая гавань")
+    assert titles(find(client, "tikhaya gavan")) == ["Тихая гавань"]  # transliterated
+    assert titles(find(client, "Quiet Harbour")) == ["Тихая гавань"]  # the original title
+    assert titles(find(client, "плёнка")) == titles(find(client, "пленка")) == ["Потерянная плёнка"]
+    assert titles(find(client, "морозова")) == ["Тихая гавань", "Долгая дорога домой"]  # a person; by rating
+    latin = find(client, "dorogi")  # transliterated and inflected: corrected to a Latin word, never into Cyrillic
+    assert (titles(latin), latin["corrected"]) == (["Долгая дорога домой"], "doroga")
+    nothing = find(client, "абракадабра")
+    assert (nothing["items"], nothing["total"], nothing["corrected"]) == ([], 0, None)
+
+
+def test_a_title_match_ranks_above_a_description_match(client, demo_catalogue):
+    # «маяк» is in the title of no demo content, in Тихая гавань's description; «домой» in a title and a description
+    assert titles(find(client, "маяка")) == ["Тихая гавань"]
+    assert titles(find(client, "домой")) == ["Долгая дорога домой"]
+
+
+def test_unpublished_contents_are_not_found(app, client, demo_catalogue):
+    with app.app_context():
+        db.session.get(Content, 2).published = False
+        db.session.commit()
+        from app.services.search_index import reindex
+        reindex([2])
+        invalidate_catalogue()
+    assert find(client, "тихая гавань")["items"] == []
+
+
+def test_bad_requests_are_refused_in_the_error_shape(client, demo_catalogue):
+    for body in ({}, {"query": ""}, {"query": "x" * 201}, {"query": "дорога", "pageSize": 101},
+                 {"query": "дорога", "page": 0}, {"query": 5}, {"query": "дорога", "sort": "rating"}):
+        assert_error(client.post("/v2/contents/search", json=body), 422, "validation_error")
+    injection = find(client, "'; DROP TABLE contents; -- \" OR 1=1 NEAR(a b) {title}: *")
+    assert injection["total"] == 0
+    assert find(client, "дороги")["total"] == 1  # still there
+
+
+def test_get_answers_as_post_and_is_shared(client, demo_catalogue):
+    response = client.get("/v2/contents/search?query=дороги&pageSize=5")
+    assert response.status_code == 200
+    assert response.get_json() == find(client, "дороги", pageSize=5)
+    assert "s-maxage" in response.headers["Cache-Control"] and response.headers["ETag"]
+
+
+@pytest.fixture
+def golden_catalogue(app, demo_catalogue):
+    with app.app_context():
+        generate(2000, seed=1)
+        invalidate_catalogue()
+    return app
+
+
+def test_the_same_top_five_on_every_database(golden_catalogue, client):
+    answers = {}
+    for query in QUERIES:
+        answer = find(client, query, pageSize=5)
+        answers[query] = {"total": answer["total"], "corrected": answer["corrected"],
+                          "top": [item["id"] for item in answer["items"]]}
+    if os.environ.get("SEARCH_GOLDEN") == "write":
+        GOLDEN.write_text(json.dumps(answers, ensure_ascii=False, indent=1) + "\n")
+    expected = json.loads(GOLDEN.read_text())
+    assert answers == expected
+    assert sum(1 for answer in answers.values() if answer["top"]) >= 25  # the set finds things
+    assert sum(1 for answer in answers.values() if answer["corrected"]) >= 3  # and corrects typos
