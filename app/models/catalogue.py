@@ -86,7 +86,7 @@ class Content(db.Model):  # type: ignore[name-defined]
     year: Mapped[int | None] = mapped_column(Integer)
     has_multiple_episodes: Mapped[bool] = mapped_column(default=False)
     poster_url: Mapped[str | None] = mapped_column(String(1024))
-    kinopoisk_id: Mapped[int | None] = mapped_column(Integer)
+    kinopoisk_id: Mapped[int | None] = mapped_column(Integer, index=True)  # GET /kinopoisk/contents/{id}
     kinopoisk_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
     imdb_id: Mapped[str | None] = mapped_column(String(32))
     imdb_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
