@@ -1,9 +1,206 @@
 """The catalogue's reference lists (spec §7): content types, genres, tags, languages, countries, voice authors,
-subtitles, person types and persons."""
+subtitles, person types and persons.
+
+Every call is an anonymous read, shared (app/http/shared.py: kept under the catalogue's generation, ``public,
+s-maxage`` for CDNs, with an ETag). Where the spec makes a read a POST with its filters in the body (``/countries``,
+``/person-types/{slug}/persons``), the same read is a GET with them in the query, which a CDN can keep."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_smorest import Blueprint
+
+from app.api.docs import SHARED_HEADERS, answers
+from app.http.shared import share, shareable
+from app.models.slugs import MAX_SLUG, SLUG
+from app.schemas.paging import PageQuerySchema, page_of
+from app.schemas.reference import (
+    ContentTypeSchema,
+    CountrySchema,
+    GenreSchema,
+    LanguageSchema,
+    ListQuerySchema,
+    PersonContentSchema,
+    PersonSchema,
+    PersonTypeSchema,
+    SubtitleLanguageSchema,
+    SubtitlesQuerySchema,
+    TagSchema,
+    VoiceAuthorSchema,
+)
+from app.services import reference
+from app.services.paging import Page
 
 blp = Blueprint("reference", __name__, description="Content types, genres, tags, languages, countries, voice authors, "
                 "subtitles, persons")
+
+# A slug in a path, as the document states it (what else is asked for names nothing: a 404 without a query).
+SLUG_PARAMETER = {"in": "path", "name": "slug", "required": True, "example": "film",
+                  "schema": {"type": "string", "pattern": f"^{SLUG.pattern}$", "maxLength": MAX_SLUG}}
+
+
+def shared(data: Any) -> Any:
+    """The same answer for every anonymous viewer (app/http/shared.py)."""
+    share()
+    return data
+
+
+def envelope(page: Page) -> dict[str, Any]:
+    share()
+    return page.envelope()
+
+
+@blp.route("/types")
+@blp.etag
+@blp.response(200, ContentTypeSchema(many=True), headers=SHARED_HEADERS)
+@answers(blp)
+@shareable()
+def get_types() -> Any:
+    """Every content type, in the catalogue's order."""
+    return shared(reference.content_types())
+
+
+@blp.route("/types/<int:type_id>")
+@blp.etag
+@blp.response(200, ContentTypeSchema, headers=SHARED_HEADERS)
+@answers(blp, 404)
+@shareable()
+def get_type(type_id: int) -> Any:
+    return shared(reference.content_type(type_id))
+
+
+@blp.route("/types/by-slug/<slug>", parameters=[SLUG_PARAMETER])
+@blp.etag
+@blp.response(200, ContentTypeSchema, headers=SHARED_HEADERS)
+@answers(blp, 404)
+@shareable()
+def get_type_by_slug(slug: str) -> Any:
+    return shared(reference.content_type_by_slug(slug))
+
+
+@blp.route("/genres")
+@blp.etag
+@blp.response(200, GenreSchema(many=True), headers=SHARED_HEADERS)
+@answers(blp)
+@shareable()
+def get_genres() -> Any:
+    """Every genre, by title."""
+    return shared(reference.genres())
+
+
+@blp.route("/tags")
+@blp.etag
+@blp.arguments(ListQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, page_of(TagSchema), headers=SHARED_HEADERS)
+@answers(blp, 422)
+@shareable()
+def get_tags(query: str | None, page: int, pageSize: int) -> Any:
+    """Tags by title, a page at a time; ``query`` keeps those whose title holds it."""
+    return envelope(reference.tags(query, page, pageSize))
+
+
+@blp.route("/tags/<int:tag_id>")
+@blp.etag
+@blp.response(200, TagSchema, headers=SHARED_HEADERS)
+@answers(blp, 404)
+@shareable()
+def get_tag(tag_id: int) -> Any:
+    return shared(reference.tag(tag_id))
+
+
+@blp.route("/languages")
+@blp.etag
+@blp.response(200, LanguageSchema(many=True), headers=SHARED_HEADERS)
+@answers(blp)
+@shareable()
+def get_languages() -> Any:
+    """Every language of the catalogue (audio and subtitles), by code."""
+    return shared(reference.languages())
+
+
+@blp.route("/countries")
+@blp.etag
+@blp.arguments(ListQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, page_of(CountrySchema), headers=SHARED_HEADERS)
+@answers(blp, 422)
+@shareable()
+def get_countries(query: str | None, page: int, pageSize: int) -> Any:
+    """Countries by title, a page at a time; ``query`` keeps those whose title holds it or whose code it is. The same
+    as ``POST /countries``, for a CDN to keep."""
+    return envelope(reference.countries(query, page, pageSize))
+
+
+@blp.route("/countries", methods=["POST"])
+@blp.arguments(ListQuerySchema, location="json", required=False, as_kwargs=True)
+@blp.response(200, page_of(CountrySchema), headers=SHARED_HEADERS)
+@answers(blp, 422, body=True)
+@shareable()
+def post_countries(query: str | None, page: int, pageSize: int) -> Any:
+    """As ``GET /countries``, with the filters in the body (which may be left out)."""
+    return envelope(reference.countries(query, page, pageSize))
+
+
+@blp.route("/voice-authors")
+@blp.etag
+@blp.response(200, VoiceAuthorSchema(many=True), headers=SHARED_HEADERS)
+@answers(blp)
+@shareable()
+def get_voice_authors() -> Any:
+    """Every voice author (a dubbing studio, or the original soundtrack), by title."""
+    return shared(reference.voice_authors())
+
+
+@blp.route("/subtitles")
+@blp.etag
+@blp.arguments(SubtitlesQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, SubtitleLanguageSchema(many=True), headers=SHARED_HEADERS)
+@answers(blp, 404, 422)
+@shareable()
+def get_subtitles(content_id: int | None) -> Any:
+    """The languages that published contents have subtitles in, by code, with how many contents each; with
+    ``content-id``, that content's languages only (404 for a content that is not published)."""
+    return shared(reference.subtitle_languages(content_id))
+
+
+@blp.route("/person-types")
+@blp.etag
+@blp.response(200, PersonTypeSchema(many=True), headers=SHARED_HEADERS)
+@answers(blp)
+@shareable()
+def get_person_types() -> Any:
+    """Every kind of part (director, actor, …), in the order a content's credits show them."""
+    return shared(reference.person_types())
+
+
+@blp.route("/person-types/<slug>/persons", parameters=[{**SLUG_PARAMETER, "example": "actor"}])
+@blp.etag
+@blp.arguments(ListQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, page_of(PersonSchema), headers=SHARED_HEADERS)
+@answers(blp, 404, 422)
+@shareable()
+def get_persons_of_type(slug: str, query: str | None, page: int, pageSize: int) -> Any:
+    """The persons with a part of this type in a published content, by name, a page at a time; ``query`` keeps those
+    whose name or original name holds it. The same as the POST, for a CDN to keep."""
+    return envelope(reference.persons_of_type(slug, query, page, pageSize))
+
+
+@blp.route("/person-types/<slug>/persons", methods=["POST"], parameters=[{**SLUG_PARAMETER, "example": "actor"}])
+@blp.arguments(ListQuerySchema, location="json", required=False, as_kwargs=True)
+@blp.response(200, page_of(PersonSchema), headers=SHARED_HEADERS)
+@answers(blp, 404, 422, body=True)
+@shareable()
+def post_persons_of_type(slug: str, query: str | None, page: int, pageSize: int) -> Any:
+    """As the GET, with the filters in the body (which may be left out)."""
+    return envelope(reference.persons_of_type(slug, query, page, pageSize))
+
+
+@blp.route("/persons/<int:person_id>/contents")
+@blp.etag
+@blp.arguments(PageQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, page_of(PersonContentSchema), headers=SHARED_HEADERS)
+@answers(blp, 404, 422)
+@shareable()
+def get_person_contents(person_id: int, page: int, pageSize: int) -> Any:
+    """The person's published contents as cards, newest year first, each with the person's parts in it."""
+    return envelope(reference.person_contents(person_id, page, pageSize))

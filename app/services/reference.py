@@ -1,0 +1,191 @@
+"""The catalogue's reference lists (spec §7): content types, genres, tags, languages, countries, voice authors, the
+subtitle languages, person types, the persons of a type and a person's contents. Only published contents count.
+
+Every list is ordered in full (its sort key, then the id), so that a page never repeats or skips a row; each call
+runs a fixed number of queries whatever its size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, exists, func, or_, select
+from sqlalchemy.orm import contains_eager
+
+from app.extensions import db
+from app.models import (
+    Content,
+    ContentPerson,
+    ContentType,
+    Country,
+    Genre,
+    Language,
+    Person,
+    PersonType,
+    Tag,
+    VoiceAuthor,
+)
+from app.models.ids import storable_id
+from app.models.slugs import MAX_SLUG, SLUG
+from app.models.taxonomy import content_subtitles
+from app.services.cards import CARD_OPTIONS
+from app.services.catalogue import content_not_found
+from app.services.errors import NotFound
+from app.services.paging import Page, paginate
+
+# ё and е are one letter to a reader: a query with either finds both.
+_SAME_LETTERS = {"е": "еЕёЁ", "ё": "еЕёЁ"}
+
+
+def content_types() -> list[ContentType]:
+    return list(db.session.scalars(select(ContentType).order_by(ContentType.position, ContentType.id)))
+
+
+def content_type(type_id: int) -> ContentType:
+    found = db.session.get(ContentType, type_id) if storable_id(type_id) else None
+    if found is None:
+        raise NotFound("content_type_not_found", "Тип контента не найден", {"id": type_id})
+    return found
+
+
+def content_type_by_slug(slug: str) -> ContentType:
+    found = _by_slug(ContentType, slug)
+    if found is None:
+        raise NotFound("content_type_not_found", "Тип контента не найден", {"slug": slug})
+    return found
+
+
+def genres() -> list[Genre]:
+    return list(db.session.scalars(select(Genre).order_by(Genre.title, Genre.id)))
+
+
+def tags(query: str | None, page: int, page_size: int) -> Page:
+    """Tags whose title holds ``query`` (any case), by title."""
+    rows = select(Tag).order_by(Tag.title)
+    if query:
+        rows = rows.where(holds(Tag.title, query))
+    return paginate(rows, Tag.id, page, page_size)
+
+
+def tag(tag_id: int) -> Tag:
+    found = db.session.get(Tag, tag_id) if storable_id(tag_id) else None
+    if found is None:
+        raise NotFound("tag_not_found", "Тег не найден", {"id": tag_id})
+    return found
+
+
+def languages() -> list[Language]:
+    return list(db.session.scalars(select(Language).order_by(Language.code)))
+
+
+def countries(query: str | None, page: int, page_size: int) -> Page:
+    """Countries whose title holds ``query`` (any case) or whose code it is (``us``), by title."""
+    rows = select(Country).order_by(Country.title)
+    if query:
+        rows = rows.where(or_(holds(Country.title, query), Country.slug == query.strip().lower()))
+    return paginate(rows, Country.id, page, page_size)
+
+
+def voice_authors() -> list[VoiceAuthor]:
+    return list(db.session.scalars(select(VoiceAuthor).order_by(VoiceAuthor.title, VoiceAuthor.id)))
+
+
+def subtitle_languages(content_id: int | None = None) -> list[dict[str, Any]]:
+    """The languages that published contents have subtitles in, with how many such contents each; with
+    ``content_id``, only that (published) content's languages."""
+    published = select(content_subtitles.c.language_id, content_subtitles.c.content_id) \
+        .join(Content, Content.id == content_subtitles.c.content_id).where(Content.published).subquery()
+    counted = (
+        select(Language.code, Language.title, func.count(published.c.content_id).label("contents"))
+        .join(published, published.c.language_id == Language.id)
+        .group_by(Language.id, Language.code, Language.title)
+        .order_by(Language.code)
+    )
+    if content_id is not None:
+        if not _published_content_exists(content_id):
+            raise content_not_found(content_id)
+        counted = counted.where(Language.id.in_(
+            select(content_subtitles.c.language_id).where(content_subtitles.c.content_id == content_id)))
+    return [row._asdict() for row in db.session.execute(counted)]
+
+
+def person_types() -> list[PersonType]:
+    return list(db.session.scalars(select(PersonType).order_by(PersonType.position, PersonType.id)))
+
+
+def persons_of_type(slug: str, query: str | None, page: int, page_size: int) -> Page:
+    """The persons with a part of this type in a published content, whose name (or original name) holds ``query``,
+    by name."""
+    kind = _by_slug(PersonType, slug)
+    if kind is None:
+        raise NotFound("person_type_not_found", "Тип персоны не найден", {"slug": slug})
+    credited = exists().where(ContentPerson.person_id == Person.id, ContentPerson.person_type_id == kind.id,
+                              ContentPerson.content_id == Content.id, Content.published)
+    rows = select(Person).where(credited).order_by(Person.name)
+    if query:
+        rows = rows.where(or_(holds(Person.name, query), holds(Person.original_name, query)))
+    return paginate(rows, Person.id, page, page_size)
+
+
+@dataclass(frozen=True)
+class CreditedContent:
+    """A content as a card, with the person's parts in it; reads as the content for everything else, so that the
+    card's schema dumps it as it dumps a content."""
+
+    content: Content
+    parts: list[ContentPerson]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.content, name)
+
+
+def person_contents(person_id: int, page: int, page_size: int) -> Page:
+    """The person's published contents, newest year first (no year last), each with the person's parts in it."""
+    if not storable_id(person_id) or db.session.get(Person, person_id) is None:
+        raise NotFound("person_not_found", "Персона не найдена", {"id": person_id})
+    credited = exists().where(ContentPerson.content_id == Content.id, ContentPerson.person_id == person_id)
+    rows: Select[Any] = (select(Content).where(Content.published, credited).options(*CARD_OPTIONS)
+                         .order_by(Content.year.desc().nulls_last()))
+    found = paginate(rows, Content.id, page, page_size)
+    parts: dict[int, list[ContentPerson]] = {content.id: [] for content in found.items}
+    if parts:
+        query = (select(ContentPerson).join(ContentPerson.person_type)
+                 .options(contains_eager(ContentPerson.person_type))  # each part's type in the same query
+                 .where(ContentPerson.person_id == person_id, ContentPerson.content_id.in_(parts))
+                 .order_by(PersonType.position, ContentPerson.position, ContentPerson.id))
+        for part in db.session.scalars(query):
+            parts[part.content_id].append(part)
+    return Page([CreditedContent(c, parts[c.id]) for c in found.items], found.total, found.page, found.page_size)
+
+
+def holds(column: Any, text: str) -> ColumnElement[bool]:
+    """Whether ``column`` holds ``text``, in any letter case, ё and е alike. A regular expression whose every letter
+    is a class of its cases (``[аА]``): SQLite's LIKE and lower() fold ASCII only, and PostgreSQL's ILIKE follows the
+    database's LC_CTYPE, which may be C. Both SQLite (SQLAlchemy's Python REGEXP) and PostgreSQL (``~``) read it."""
+    return column.regexp_match(_pattern(text.strip()))
+
+
+def _pattern(text: str) -> str:
+    parts = []
+    for char in text:
+        cases = _SAME_LETTERS.get(char.lower()) or "".join(dict.fromkeys(char + char.lower() + char.upper()))
+        if len(cases) > 1:
+            parts.append(f"[{cases}]")
+        elif char.isalnum():
+            parts.append(char)
+        else:
+            parts.append("\\" + char)  # a punctuation mark or a space, literally (both dialects read \x so)
+    return "".join(parts)
+
+
+def _by_slug(model: Any, slug: str) -> Any:
+    """The row with this slug, or None; a text that is no slug (a NUL, which PostgreSQL refuses) asks nothing."""
+    if len(slug) > MAX_SLUG or not SLUG.fullmatch(slug):
+        return None
+    return db.session.scalars(select(model).where(model.slug == slug)).first()
+
+
+def _published_content_exists(content_id: int) -> bool:
+    return storable_id(content_id) and bool(
+        db.session.scalar(select(exists().where(Content.id == content_id, Content.published))))
+
