@@ -1,7 +1,11 @@
-"""A title's snapshot: the catalogue's part of its player page and of the catalogue's reads, kept. The content, its
-seasons and its episodes as the catalogue's schemas dump them, their places for the episode choice and the content's
-availability rules, as plain data in the cache (app/caching.py: Redis, else in-process) under the catalogue's
+"""A title's snapshot: the catalogue's part of its player page and of the catalogue's reads, kept. The content (the
+player's fields, and apart from them the details only the API answers with), its seasons and its episodes as the
+catalogue's schemas dump them, their places for the episode choice and the content's availability rules, as plain
+data in the cache (app/caching.py: Redis, else in-process) under the catalogue's
 generation for ``CATALOGUE_CACHE_SECONDS``.
+
+One entry per content: the page and every read of the content (by id, slug or Kinopoisk id) share it. The API's
+reads answer only for a published content (``get_snapshot``); the player page plays what it is given by id.
 
 A page then costs the database nothing but the viewer's own part (the episodes they finished), a read nothing at
 all; and when the database is gone, the last snapshot of a content (kept a day beside it) still makes its page, so
@@ -19,12 +23,15 @@ from flask import current_app
 
 from app.caching import store
 from app.database import UNAVAILABLE
-from app.schemas.catalogue import ContentSchema, SeasonSchema, dump_episodes
+from app.schemas.catalogue import ContentDetailsSchema, PlayerContentSchema, SeasonSchema, dump_episodes
 from app.services.catalogue import content_not_found, episode_ref, load_content, load_episodes
 from app.services.episodes import EpisodeRef
 
 log = logging.getLogger(__name__)
 LAST_KNOWN_SECONDS = 86_400  # the copy an outage falls back to
+# In every key: a snapshot of another shape, kept by the release before (Redis outlives a deployment), is not read.
+# Bump it whenever ContentSnapshot or what its dumps hold changes.
+SHAPE = 2
 
 
 @dataclass(frozen=True)
@@ -33,7 +40,9 @@ class ContentSnapshot:
     title: str
     poster_url: str | None
     has_multiple_episodes: bool
-    content: dict[str, Any]  # ContentSchema's dump
+    published: bool
+    content: dict[str, Any]  # PlayerContentSchema's dump: the page's blob carries it, so it stays this small
+    details: dict[str, Any]  # ContentDetailsSchema's dump: GET /contents/{id} adds it to ``content``
     seasons: list[dict[str, Any]]  # SeasonSchema's dumps
     episodes: list[dict[str, Any]]  # EpisodeSchema's dumps, in play order, isCompleted false, addresses unsigned
     places: tuple[EpisodeRef, ...]  # the same episodes, for the choice of the one to open
@@ -41,11 +50,11 @@ class ContentSnapshot:
 
 
 def _fresh_key(content_id: int) -> str:
-    return f"snapshot:{store().generation()}:{content_id}"
+    return f"snapshot:v{SHAPE}:{store().generation()}:{content_id}"
 
 
 def _last_key(content_id: int) -> str:
-    return f"snapshot:last:{content_id}"
+    return f"snapshot:last:v{SHAPE}:{content_id}"
 
 
 def _build(content_id: int) -> ContentSnapshot | None:
@@ -58,7 +67,9 @@ def _build(content_id: int) -> ContentSnapshot | None:
         title=content.title,
         poster_url=content.poster_url,
         has_multiple_episodes=content.has_multiple_episodes,
-        content=ContentSchema().dump(content),
+        published=content.published,
+        content=PlayerContentSchema().dump(content),
+        details=ContentDetailsSchema().dump(content),
         seasons=SeasonSchema(many=True).dump(content.seasons),
         episodes=dump_episodes(episodes),
         places=tuple(episode_ref(e) for e in episodes),
@@ -67,9 +78,10 @@ def _build(content_id: int) -> ContentSnapshot | None:
 
 
 def get_snapshot(content_id: int) -> ContentSnapshot:
-    """As ``content_snapshot``, but a missing content is a NotFound ('Контент не доступен')."""
+    """As ``content_snapshot``, for the API's public reads: a missing or unpublished content is a NotFound ('Контент
+    не доступен')."""
     snapshot = content_snapshot(content_id)
-    if snapshot is None:
+    if snapshot is None or not snapshot.published:
         raise content_not_found(content_id)
     return snapshot
 

@@ -1,4 +1,5 @@
-"""Catalogue reads the player makes (spec §7 "Catalogue: content reads", "episodes")."""
+"""Catalogue reads the player and the site make (spec §7 "Catalogue: content reads", "episodes"): a content by id,
+slug or Kinopoisk id (all from its snapshot), the most relevant contents, seasons, episodes, availability."""
 
 from __future__ import annotations
 
@@ -12,19 +13,28 @@ from app.http.media import sign_address
 from app.http.origins import domain_of
 from app.http.shared import share, shareable
 from app.http.viewer import viewer_country
+from app.models.slugs import MAX_SLUG, SLUG
+from app.schemas.cards import ContentCardSchema
 from app.schemas.catalogue import (
     AvailabilityQuerySchema,
     AvailabilitySchema,
     ContentSchema,
     EpisodeSchema,
     EpisodesQuerySchema,
+    MostRelevantQuerySchema,
     SeasonSchema,
 )
+from app.schemas.paging import page_of
 from app.services.availability import depends_on_domain
+from app.services.catalogue import most_relevant, published_id_by_kinopoisk, published_id_by_slug
 from app.services.player_context import Viewer, availability_of
 from app.snapshots import get_snapshot
 
 blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes and their availability")
+# What a slug looks like (app/models/slugs.py); any other is a 404 like an unknown one.
+SLUG_PARAMETER = {"in": "path", "name": "slug", "required": True, "description": "the content's slug",
+                  "schema": {"type": "string", "minLength": 1, "maxLength": MAX_SLUG, "pattern": f"^{SLUG.pattern}$",
+                             "example": "dolgaya-doroga-domoy"}}
 
 
 @blp.route("/contents/<int:content_id>")
@@ -33,7 +43,42 @@ blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes 
 @answers(blp, 404)
 @shareable()
 def get_content_by_id(content_id: int) -> Any:
-    return dumped(get_snapshot(content_id).content)
+    """A published content: the player's fields (spec §3) and its details."""
+    return content_of(content_id)
+
+
+@blp.route("/contents/by-slug/<slug>")
+@blp.etag
+@blp.doc(parameters=[SLUG_PARAMETER, "IF_NONE_MATCH"])  # a list given here replaces @blp.etag's: named again
+@blp.response(200, ContentSchema, headers=SHARED_HEADERS)
+@answers(blp, 404)
+@shareable()
+def get_content_by_slug(slug: str) -> Any:
+    """As ``GET /contents/{id}``, for the published content at this slug (an old slug: ``GET /redirect-info``)."""
+    return content_of(published_id_by_slug(slug))
+
+
+@blp.route("/kinopoisk/contents/<int:kinopoisk_id>")
+@blp.etag
+@blp.response(200, ContentSchema, headers=SHARED_HEADERS)
+@answers(blp, 404)
+@shareable()
+def get_content_by_kinopoisk_id(kinopoisk_id: int) -> Any:
+    """As ``GET /contents/{id}``, for the published content with this Kinopoisk id."""
+    return content_of(published_id_by_kinopoisk(kinopoisk_id))
+
+
+@blp.route("/contents/most-relevant")
+@blp.etag
+@blp.arguments(MostRelevantQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, page_of(ContentCardSchema), headers=SHARED_HEADERS)
+@answers(blp, 404, 422)
+@shareable()
+def get_most_relevant(content_type: str | None, page: int, pageSize: int) -> Any:
+    """Published contents, most relevant first (README "API" says how relevance is ranked); ``type``: of this
+    content type only (an unknown one is a 404)."""
+    share()
+    return most_relevant(content_type, page, pageSize).envelope()
 
 
 @blp.route("/contents/<int:content_id>/seasons")
@@ -74,6 +119,13 @@ def get_available(content_id: int, domain: str | None) -> Any:
     verdict = availability_of(rules, Viewer(country=viewer_country(), domain=domain_of(domain)))
     share()
     return {"available": verdict.available}
+
+
+def content_of(content_id: int) -> Response:
+    """The API's answer for a content from its snapshot: the player's fields and the details (the page carries only
+    the former)."""
+    snapshot = get_snapshot(content_id)
+    return dumped({**snapshot.content, **snapshot.details})
 
 
 def dumped(data: Any, shared: bool = True) -> Response:

@@ -1,7 +1,62 @@
-"""The site around the player (spec §7): its menu, its redirects, the home page's promo slider."""
+"""The site around the player (spec §7): its menu, redirects, the home page's promo slider. Anonymous, shared reads
+(app/http/shared.py): kept under the catalogue's generation and labelled for CDNs."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_smorest import Blueprint
 
+from app.api.docs import SHARED_HEADERS, answers
+from app.http.shared import share, shareable
+from app.schemas.site import MenuItemSchema, PromoSlideSchema, RedirectInfoSchema, RedirectQuerySchema
+from app.services.site import main_redirect_info, menu, promo_slides, redirect_info
+
 blp = Blueprint("site", __name__, description="The menu, redirects and the promo slider")
+
+
+@blp.route("/menu")
+@blp.etag
+@blp.response(200, MenuItemSchema(many=True), headers=SHARED_HEADERS)
+@answers(blp)
+@shareable()
+def get_menu() -> Any:
+    """The site menu: a tree of entries, each level in order."""
+    share()
+    return menu()
+
+
+@blp.route("/redirect-info")
+@blp.etag
+@blp.arguments(RedirectQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, RedirectInfoSchema, headers=SHARED_HEADERS)
+@answers(blp, 422)
+@shareable()
+def get_redirect_info(path: str) -> Any:
+    """Where an old path now lives: the redirect whose old path is exactly ``path``'s (a trailing slash aside), with
+    ``path``'s query appended to the new address; location and status null when it has not moved."""
+    share()
+    return redirect_info(path)
+
+
+@blp.route("/main-redirect-info")
+@blp.etag
+@blp.response(200, RedirectInfoSchema, headers=SHARED_HEADERS)
+@answers(blp)
+@shareable()
+def get_main_redirect_info() -> Any:
+    """The site's main redirect (of ``/``: the home page moved), as ``GET /redirect-info``; nulls when there is none."""
+    share()
+    return main_redirect_info()
+
+
+@blp.route("/contents/slider-promo")
+@blp.etag
+@blp.response(200, PromoSlideSchema(many=True), headers=SHARED_HEADERS)
+@answers(blp)
+@shareable()
+def get_slider_promo() -> Any:
+    """The promo slides active now, of published contents, in order. Kept like every shared read: a slide starts or
+    ends within ``SHARED_CACHE_SECONDS`` of its time."""
+    share()
+    return promo_slides()

@@ -4,37 +4,102 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
+from app.models.slugs import SLUG
+from app.schemas.cards import LabelSchema
 from app.schemas.common import Id, Text
+from app.schemas.paging import PageQuerySchema
 
 
 class SlugSchema(Schema):
-    slug = fields.Str()
+    slug = fields.Str(metadata={"example": "film"})
 
 
 class LanguageRefSchema(Schema):
-    code = fields.Str()
+    code = fields.Str(metadata={"example": "ru"})
 
 
-class ContentSchema(Schema):
-    id = fields.Int()
-    title = fields.Str()
-    has_multiple_episodes = fields.Bool(data_key="hasMultipleEpisodes")
-    poster_url = fields.Str(data_key="posterUrl", allow_none=True)
+class PlayerContentSchema(Schema):
+    """The spec §3 fields of a content that the player reads: the player page's context blob carries this dump (its
+    first paint depends on the page's size: nothing else goes in), and ``GET /contents/{id}`` starts from it."""
+
+    id = fields.Int(metadata={"example": 1})
+    title = fields.Str(metadata={"example": "Долгая дорога домой"})
+    has_multiple_episodes = fields.Bool(data_key="hasMultipleEpisodes", metadata={"example": False})
+    poster_url = fields.Str(data_key="posterUrl", allow_none=True, metadata={"example": "/media/posters/film-long.jpg"})
     content_type = fields.Nested(SlugSchema, data_key="contentType")
-    year = fields.Int(allow_none=True)
+    year = fields.Int(allow_none=True, metadata={"example": 2021})
     countries = fields.List(fields.Nested(SlugSchema))
     languages = fields.List(fields.Nested(LanguageRefSchema))
-    kinopoisk_id = fields.Int(data_key="kinopoiskId", allow_none=True)
-    imdb_id = fields.Str(data_key="imdbId", allow_none=True)
-    rating = fields.Method("dump_rating")
+    kinopoisk_id = fields.Int(data_key="kinopoiskId", allow_none=True, metadata={"example": 1000001})
+    imdb_id = fields.Str(data_key="imdbId", allow_none=True, metadata={"example": "tt0000001"})
+    rating = fields.Method("dump_rating", metadata={"example": {
+        "kinopoisk": {"value": 7.4}, "imdb": {"value": 7.1, "url": "https://www.imdb.com/title/tt0000001/"}}})
 
     def dump_rating(self, content: Any) -> dict[str, Any]:
         return {
             "kinopoisk": {"value": content.kinopoisk_rating},
             "imdb": {"value": content.imdb_rating, "url": content.imdb_url},
         }
+
+
+class SubtitleRefSchema(Schema):
+    code = fields.Str(required=True, metadata={"example": "en"})
+    title = fields.Str(required=True, metadata={"example": "English"})
+
+
+class CreditSchema(Schema):
+    """A person in a content's credits."""
+
+    id = fields.Int(required=True, attribute="person.id", metadata={"example": 2})
+    slug = fields.Str(required=True, attribute="person.slug", metadata={"example": "ivan-petrov"})
+    name = fields.Str(required=True, attribute="person.name", metadata={"example": "Иван Петров"})
+    character = fields.Str(required=True, allow_none=True, metadata={"example": "Отец"})
+
+
+class CreditGroupSchema(Schema):
+    """The persons of one type (actors, directors…) in a content, in credits order."""
+
+    type = fields.Nested(LabelSchema, required=True)
+    persons = fields.List(fields.Nested(CreditSchema), required=True)
+
+
+class CreditGroups(fields.List):
+    """A content's parts (``ContentPerson`` rows) grouped by person type: the types in their order, each one's
+    persons in credits order."""
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        groups: dict[int, tuple[Any, list[Any]]] = {}
+        for part in sorted(value or (), key=lambda p: (p.position, p.id)):
+            groups.setdefault(part.person_type_id, (part.person_type, []))[1].append(part)
+        ordered = sorted(groups.values(), key=lambda group: (group[0].position, group[0].id))
+        return super()._serialize([{"type": kind, "persons": parts} for kind, parts in ordered], attr, obj, **kwargs)
+
+
+class ContentDetailsSchema(Schema):
+    """What ``GET /contents/{id}`` adds to the player's fields (apart in the snapshot: the page never carries it)."""
+
+    slug = fields.Str(required=True, metadata={"example": "dolgaya-doroga-domoy"})
+    originalTitle = fields.Str(attribute="original_title", required=True, allow_none=True,
+                               metadata={"example": "The Long Way Home"})
+    description = fields.Str(required=True, metadata={"example": "Отец и сын едут через всю страну…"})
+    ageRating = fields.Int(attribute="age_rating", required=True, allow_none=True,
+                           metadata={"example": 12, "description": "0, 6, 12, 16 or 18 (years)"})
+    updatedAt = fields.AwareDateTime(attribute="updated_at", format="iso", required=True,
+                                     metadata={"example": "2024-05-01T10:00:00+00:00"})
+    genres = fields.List(fields.Nested(LabelSchema), required=True)
+    tags = fields.List(fields.Nested(LabelSchema), required=True)
+    voiceAuthors = fields.List(fields.Nested(LabelSchema), attribute="voice_authors", required=True)
+    subtitles = fields.List(fields.Nested(SubtitleRefSchema), required=True)
+    persons = CreditGroups(fields.Nested(CreditGroupSchema), required=True, metadata={"example": [
+        {"type": {"slug": "director", "title": "Режиссёр"},
+         "persons": [{"id": 1, "slug": "anna-morozova", "name": "Анна Морозова", "character": None}]}]})
+
+
+class ContentSchema(PlayerContentSchema, ContentDetailsSchema):
+    """A content as ``GET /contents/{id}`` (and its by-slug and Kinopoisk lookups) answer: the player's fields and
+    the details."""
 
 
 class SeasonSchema(Schema):
@@ -67,6 +132,13 @@ class AvailabilitySchema(Schema):
 
 class EpisodesQuerySchema(Schema):
     content_id = Id(data_key="content-id", required=True)
+
+
+class MostRelevantQuerySchema(PageQuerySchema):
+    content_type = Text(data_key="type", load_default=None,
+                        validate=[validate.Length(min=1, max=64), validate.Regexp(f"^{SLUG.pattern}$")],
+                        metadata={"description": "a content type's slug: its contents only", "example": "film",
+                                  "pattern": f"^{SLUG.pattern}$"})
 
 
 class AvailabilityQuerySchema(Schema):

