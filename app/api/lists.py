@@ -1,7 +1,156 @@
-"""Lists of contents (spec §7): categories and their trees, the main mart, filtered and sorted lists, facets."""
+"""Lists of contents (spec §7): categories and their trees, the main mart, filtered and sorted lists, facets.
+
+Every call is an anonymous read, shared (app/http/shared.py) when it is a GET. The lists the spec makes POSTs
+("query, body": filters and sort in the query string and the JSON body, the body winning per field) are also GETs
+with the query string alone, which a CDN can keep. ``/v2/types/…`` answers exactly as ``/types/…``."""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import RAISE
+
+from app.api.docs import SHARED_HEADERS, answers
+from app.http.shared import share, shareable
+from app.models.slugs import MAX_SLUG
+from app.schemas.cards import ContentCardSchema
+from app.schemas.lists import (
+    SLUG_PATTERN,
+    CategoryContentsBodySchema,
+    CategoryContentsQuerySchema,
+    CategoryNodeSchema,
+    CategorySchema,
+    ContentsBodySchema,
+    ContentsQuerySchema,
+    FacetsSchema,
+    MartEntrySchema,
+    MartQuerySchema,
+)
+from app.schemas.paging import page_of
+from app.services import lists
+from app.services.filters import list_request
 
 blp = Blueprint("lists", __name__, description="Categories, the main mart, lists of contents with filters and sort")
+CardPage = page_of(ContentCardSchema)
+
+
+def _slug_parameter(name: str, what: str, example: str, max_length: int) -> dict[str, Any]:
+    """A slug in the path, as the document states it: anything else names nothing (a 404)."""
+    return {"in": "path", "name": name, "description": what, "example": example,
+            "schema": {"type": "string", "pattern": SLUG_PATTERN, "minLength": 1, "maxLength": max_length}}
+
+
+SLUGS = [_slug_parameter("type", "a content type's slug", "film", 64),
+         _slug_parameter("slug", "a category's slug within the type", "drama-films", MAX_SLUG)]
+
+
+def shared(data: Any) -> Any:
+    share()
+    return data
+
+
+@blp.route("/categories/<string:slug>/content-type/<string:type>", parameters=SLUGS)
+@blp.etag
+@blp.response(200, CategorySchema, headers=SHARED_HEADERS)
+@answers(blp, 404)
+@shareable()
+def get_category(slug: str, type: str) -> Any:
+    """One category of a content type (by their slugs), with its parent and its children in their order."""
+    return shared(lists.get_category(type, slug))
+
+
+@blp.route("/categories/tree/content-type/<int:id>")
+@blp.etag
+@blp.response(200, CategoryNodeSchema(many=True), headers=SHARED_HEADERS)
+@answers(blp, 404)
+@shareable()
+def get_category_tree(id: int) -> Any:
+    """The content type's categories as a tree, siblings in position order."""
+    return shared(lists.category_tree(id))
+
+
+@blp.route("/categories/main-mart/content-type/<int:id>")
+@blp.etag
+@blp.arguments(MartQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
+@blp.response(200, MartEntrySchema(many=True), headers=SHARED_HEADERS)
+@answers(blp, 404, 422)
+@shareable()
+def get_type_main_mart(id: int, limit: int) -> Any:
+    """The home page's showcase for one content type: its main-mart categories in position order, each with its
+    first ``limit`` contents in the category's order."""
+    return shared(lists.main_mart(id, limit))
+
+
+@blp.route("/categories/main-mart")
+@blp.etag
+@blp.arguments(MartQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
+@blp.response(200, MartEntrySchema(many=True), headers=SHARED_HEADERS)
+@answers(blp, 422)
+@shareable()
+def get_main_mart(limit: int) -> Any:
+    """The home page's showcase: the main-mart categories of every type, in position order, with their contents."""
+    return shared(lists.main_mart(None, limit))
+
+
+@blp.route("/categories/filters/<int:id>")
+@blp.etag
+@blp.response(200, FacetsSchema, headers=SHARED_HEADERS)
+@answers(blp, 404)
+@shareable()
+def get_filters(id: int) -> Any:
+    """The facets of the content type's published contents with their counts: what the list filters can ask for."""
+    return shared(lists.facets(id))
+
+
+@blp.route("/contents")
+class Contents(MethodView):
+    # on the view function Flask makes, where app/http/shared.py looks (a POST is never kept)
+    decorators: ClassVar[list[Any]] = [shareable()]
+
+    @blp.etag
+    @blp.arguments(ContentsQuerySchema, location="query", unknown=RAISE)
+    @blp.response(200, CardPage, headers=SHARED_HEADERS)
+    @answers(blp, 422)
+    def get(self, query: dict[str, Any]) -> Any:
+        """Every published content, filtered and sorted by the query string (a list: the parameter repeated)."""
+        return shared(lists.list_contents(list_request(query)).envelope())
+
+    @blp.arguments(ContentsQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(ContentsBodySchema, required=False)
+    @blp.response(200, CardPage)
+    @answers(blp, 422, body=True)
+    def post(self, query: dict[str, Any], body: dict[str, Any]) -> Any:
+        """As the GET, with the filters, sort and page in the query string, the body or both: the body wins per
+        field."""
+        return lists.list_contents(list_request(query, body)).envelope()
+
+
+class CategoryContents(MethodView):
+    decorators: ClassVar[list[Any]] = [shareable()]
+
+    @blp.etag
+    @blp.arguments(CategoryContentsQuerySchema, location="query", unknown=RAISE)
+    @blp.response(200, CardPage, headers=SHARED_HEADERS)
+    @answers(blp, 404, 422)
+    def get(self, query: dict[str, Any], type: str, slug: str) -> Any:
+        """The published contents of a category of a content type (by their slugs), filtered and sorted by the
+        query string (a list: the parameter repeated); position is the category's own order."""
+        return shared(lists.category_contents(type, slug, list_request(query)).envelope())
+
+    @blp.arguments(CategoryContentsQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(CategoryContentsBodySchema, required=False)
+    @blp.response(200, CardPage)
+    @answers(blp, 404, 422, body=True)
+    def post(self, query: dict[str, Any], body: dict[str, Any], type: str, slug: str) -> Any:
+        """As the GET, with the filters, sort and page in the query string, the body or both: the body wins per
+        field."""
+        return lists.category_contents(type, slug, list_request(query, body)).envelope()
+
+
+blp.route("/types/<string:type>/categories/<string:slug>/contents", endpoint="category_contents",
+          parameters=SLUGS)(CategoryContents)
+# v2 answers the same: the spec names both, and nothing we know of tells them apart
+blp.route("/v2/types/<string:type>/categories/<string:slug>/contents", endpoint="category_contents_v2",
+          parameters=SLUGS)(CategoryContents)

@@ -1,0 +1,180 @@
+"""Categories, the main mart, the filter facets, and what a list of contents is asked with (spec §7).
+
+A list call takes its filters, sort and page in the query string, in the JSON body (POST), or both: the same fields
+in each, none defaulted here (app/services/filters.py merges them, the body winning per field, and fills the
+defaults). A list in a query string is the parameter repeated: ``genres=drama&genres=comedy``. Unknown names are
+refused (422) in both places."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from marshmallow import Schema, fields, validate
+
+from app.models.slugs import MAX_SLUG
+from app.schemas.cards import ContentCardSchema, LabelSchema
+from app.schemas.common import Count
+from app.schemas.paging import DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE
+
+MAX_VALUES = 20  # values of one list filter
+SORTS = ("position", "newest", "year", "rating", "title")  # as app/services/filters.py SORTS
+SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+_NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?")
+
+
+class CategoryRefSchema(Schema):
+    slug = fields.Str(required=True, metadata={"example": "drama-films"})
+    title = fields.Str(required=True, metadata={"example": "Драмы"})
+
+
+class CategorySchema(Schema):
+    id = fields.Int(required=True, metadata={"example": 2})
+    slug = fields.Str(required=True, metadata={"example": "drama-films"})
+    title = fields.Str(required=True, metadata={"example": "Драмы"})
+    description = fields.Str(required=True, metadata={"example": ""})
+    parent = fields.Nested(CategoryRefSchema, required=True, allow_none=True)
+    children = fields.List(fields.Nested(CategoryRefSchema), required=True)
+
+
+class CategoryNodeSchema(Schema):
+    """A node of a category tree: its children are nodes too."""
+
+    id = fields.Int(required=True, metadata={"example": 1})
+    slug = fields.Str(required=True, metadata={"example": "new"})
+    title = fields.Str(required=True, metadata={"example": "Новинки"})
+    children = fields.List(fields.Nested(lambda: CategoryNodeSchema()), required=True, metadata={"example": []})
+
+
+class MartCategorySchema(Schema):
+    id = fields.Int(required=True, metadata={"example": 1})
+    slug = fields.Str(required=True, metadata={"example": "new"})
+    title = fields.Str(required=True, metadata={"example": "Новинки"})
+    contentType = fields.Nested(LabelSchema, attribute="content_type", required=True,
+                                metadata={"example": {"slug": "film", "title": "Фильм"}})
+
+
+class MartEntrySchema(Schema):
+    category = fields.Nested(MartCategorySchema, required=True)
+    contents = fields.List(fields.Nested(ContentCardSchema), required=True,
+                           metadata={"description": "the category's leading published contents, in its order"})
+
+
+class MartQuerySchema(Schema):
+    limit = Count(load_default=12, validate=validate.Range(min=1, max=50),
+                  metadata={"description": "contents per category, at most 50", "example": 12})
+
+
+class LabelCountSchema(Schema):
+    slug = fields.Str(required=True, metadata={"example": "drama"})
+    title = fields.Str(required=True, metadata={"example": "Драма"})
+    count = fields.Int(required=True, metadata={"example": 3})
+
+
+class YearCountSchema(Schema):
+    year = fields.Int(required=True, metadata={"example": 2021})
+    count = fields.Int(required=True, metadata={"example": 1})
+
+
+class RatingBandSchema(Schema):
+    from_ = fields.Int(data_key="from", attribute="from", required=True,
+                       metadata={"description": "the band [from, from + 1) of the Kinopoisk rating", "example": 7})
+    count = fields.Int(required=True, metadata={"example": 2})
+
+
+class FacetsSchema(Schema):
+    genres = fields.List(fields.Nested(LabelCountSchema), required=True)
+    countries = fields.List(fields.Nested(LabelCountSchema), required=True,
+                            metadata={"example": [{"slug": "ru", "title": "Россия", "count": 3}]})
+    years = fields.List(fields.Nested(YearCountSchema), required=True)
+    ratings = fields.List(fields.Nested(RatingBandSchema), required=True)
+    voiceAuthors = fields.List(fields.Nested(LabelCountSchema), required=True,
+                               metadata={"example": [{"slug": "dubliazh", "title": "Дубляж", "count": 3}]})
+
+
+# Fields that read a query string's text or a JSON body's values, by the schema they are in: "5" is a number in a
+# query and a string in a body, where only 5 is one (and true is not 1).
+
+
+def _in_query(field: fields.Field) -> bool:
+    return bool(getattr(field.root, "IN_QUERY", False))
+
+
+class Whole(Count):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not _in_query(self) and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Decimal(fields.Float):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text_ok = isinstance(value, str) and _in_query(self) and _NUMBER.fullmatch(value)
+        number_ok = isinstance(value, int | float) and not isinstance(value, bool) and not _in_query(self)
+        if not (text_ok or number_ok):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Flag(fields.Boolean):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if _in_query(self) and value in ("true", "false"):
+            return value == "true"
+        if not _in_query(self) and isinstance(value, bool):
+            return value
+        raise self.make_error("invalid")
+
+
+def _slug(example: str) -> fields.Field:
+    return fields.Str(validate=[validate.Length(min=1, max=MAX_SLUG), validate.Regexp(SLUG_PATTERN)],
+                      metadata={"example": example})
+
+
+def _slugs(attribute: str, example: str, what: str) -> fields.Field:
+    return fields.List(_slug(example), attribute=attribute, validate=validate.Length(max=MAX_VALUES),
+                       metadata={"description": f"{what}: any of these slugs, at most {MAX_VALUES}",
+                                 "example": [example]})
+
+
+class CategoryContentsBodySchema(Schema):
+    """A list's filters, sort and page; none required."""
+
+    IN_QUERY: ClassVar[bool] = False
+
+    genres = _slugs("genres", "drama", "genres")
+    countries = _slugs("countries", "ru", "countries")
+    tags = _slugs("tags", "road-movie", "tags")
+    voiceAuthors = _slugs("voice_authors", "dubliazh", "voice authors")
+    yearFrom = Whole(attribute="year_from", validate=validate.Range(min=1800, max=2200),
+                     metadata={"description": "from this year on", "example": 2019})
+    yearTo = Whole(attribute="year_to", validate=validate.Range(min=1800, max=2200),
+                   metadata={"description": "up to this year, not before yearFrom", "example": 2023})
+    ratingFrom = Decimal(attribute="rating_from", validate=validate.Range(min=0, max=10),
+                         metadata={"description": "a Kinopoisk rating of at least this", "example": 7})
+    ageRatingMax = Whole(attribute="age_rating_max", validate=validate.Range(min=0, max=18),
+                         metadata={"description": "an age mark (0, 6, 12, 16, 18) of at most this", "example": 16})
+    hasMultipleEpisodes = Flag(attribute="has_multiple_episodes",
+                               metadata={"description": "series (true) or films (false)", "example": False})
+    sort = fields.Str(validate=validate.OneOf(SORTS), metadata={
+        "description": "position (editorial, the default), newest (added), year, rating (Kinopoisk), title; the id "
+                       "breaks ties", "example": "rating"})
+    order = fields.Str(validate=validate.OneOf(("asc", "desc")), metadata={
+        "description": "the sort's direction; by default asc for position and title, desc for the others",
+        "example": "desc"})
+    page = Whole(validate=validate.Range(min=1, max=MAX_PAGE), metadata={"description": "from 1 (default)",
+                                                                         "example": 1})
+    pageSize = Whole(attribute="page_size", validate=validate.Range(min=1, max=MAX_PAGE_SIZE), metadata={
+        "description": f"items per page, at most {MAX_PAGE_SIZE} (default {DEFAULT_PAGE_SIZE})", "example": 20})
+
+
+class CategoryContentsQuerySchema(CategoryContentsBodySchema):
+    IN_QUERY = True
+
+
+class ContentsBodySchema(CategoryContentsBodySchema):
+    type = fields.Str(validate=[validate.Length(min=1, max=64), validate.Regexp(SLUG_PATTERN)],
+                      metadata={"description": "a content type's slug", "example": "film"})
+
+
+class ContentsQuerySchema(ContentsBodySchema):
+    IN_QUERY = True

@@ -1,0 +1,114 @@
+"""The filters and sorts of the lists of contents (spec §7 "query, body"): what a list call asks for, merged from its
+query string and its body (the body wins per field), as conditions and an order on a query of published contents."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select
+
+from app.models import Content, ContentType, Country, Genre, Tag, VoiceAuthor
+from app.services.errors import Invalid
+
+SORTS = ("position", "newest", "year", "rating", "title")
+ORDERS = ("asc", "desc")
+# The order each sort takes when the caller names none: the editorial order first, the newest, latest, best first.
+DEFAULT_ORDER = {"position": "asc", "newest": "desc", "year": "desc", "rating": "desc", "title": "asc"}
+DEFAULT_PAGE_SIZE = 20
+
+
+@dataclass(frozen=True)
+class ListRequest:
+    """One list call's filters, sort and page. Slug filters match any of their values (a slug no row has matches
+    nothing); the others are bounds, inclusive."""
+
+    genres: tuple[str, ...] = ()
+    countries: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    voice_authors: tuple[str, ...] = ()
+    year_from: int | None = None
+    year_to: int | None = None
+    rating_from: float | None = None  # Kinopoisk's
+    age_rating_max: int | None = None
+    type: str | None = None  # a content type slug: the list of all contents only
+    has_multiple_episodes: bool | None = None
+    sort: str = "position"
+    order: str | None = None  # None: the sort's DEFAULT_ORDER
+    page: int = 1
+    page_size: int = DEFAULT_PAGE_SIZE
+
+    @property
+    def descending(self) -> bool:
+        return (self.order or DEFAULT_ORDER[self.sort]) == "desc"
+
+
+_NAMES = {field.name for field in fields(ListRequest)}
+
+
+def list_request(query: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> ListRequest:
+    """The request of a list call whose query string and body (both loaded by their schemas, snake_case keys, only
+    the fields given) say ``query`` and ``body``: per field, the body's value wins. Invalid when the years cross."""
+    merged = {**query, **(body or {})}
+    unknown = set(merged) - _NAMES
+    if unknown:  # the schemas refuse them first; this guards the callers that build the mappings themselves
+        raise Invalid("unknown_filter", "Неизвестный фильтр", {"fields": sorted(unknown)})
+    values: dict[str, Any] = {name: tuple(value) if isinstance(value, list) else value
+                              for name, value in merged.items()}
+    request = ListRequest(**values)
+    if request.sort not in SORTS or (request.order is not None and request.order not in ORDERS):
+        raise Invalid("unknown_sort", "Неизвестная сортировка", {"sort": request.sort, "order": request.order})
+    if request.year_from is not None and request.year_to is not None and request.year_from > request.year_to:
+        raise Invalid("invalid_year_range", "Год «от» позже года «до»",
+                      {"yearFrom": request.year_from, "yearTo": request.year_to})
+    return request
+
+
+def filtered(query: Select[Any], request: ListRequest) -> Select[Any]:
+    """``query`` (of Content) narrowed to the published contents ``request``'s filters let through. Label filters are
+    EXISTS subqueries: a content with two of the genres asked for is still one row."""
+    conditions: list[ColumnElement[bool] | Any] = [Content.published]
+    if request.genres:
+        conditions.append(Content.genres.any(Genre.slug.in_(request.genres)))
+    if request.countries:
+        conditions.append(Content.countries.any(Country.slug.in_(request.countries)))
+    if request.tags:
+        conditions.append(Content.tags.any(Tag.slug.in_(request.tags)))
+    if request.voice_authors:
+        conditions.append(Content.voice_authors.any(VoiceAuthor.slug.in_(request.voice_authors)))
+    if request.year_from is not None:
+        conditions.append(Content.year >= request.year_from)
+    if request.year_to is not None:
+        conditions.append(Content.year <= request.year_to)
+    if request.rating_from is not None:
+        conditions.append(Content.kinopoisk_rating >= request.rating_from)
+    if request.age_rating_max is not None:
+        conditions.append(Content.age_rating <= request.age_rating_max)
+    if request.type is not None:
+        conditions.append(Content.content_type.has(ContentType.slug == request.type))
+    if request.has_multiple_episodes is not None:
+        conditions.append(Content.has_multiple_episodes == request.has_multiple_episodes)
+    return query.where(*conditions)
+
+
+def ordered(query: Select[Any], request: ListRequest, editorial: Any = Content.position) -> Select[Any]:
+    """``query`` in ``request``'s sort; ``editorial`` is the column of the position sort (a category's own order for
+    its list). Contents without a year or rating come last either way; app/services/paging.py adds the id last."""
+    descending = request.descending
+
+    def direction(column: Any, reverse: bool = False) -> Any:
+        return column.desc() if descending != reverse else column.asc()
+
+    if request.sort == "position":
+        # lower positions first, then the newest (the model's editorial order)
+        keys = [direction(editorial), direction(Content.created_at, reverse=True)]
+    elif request.sort == "newest":
+        keys = [direction(Content.created_at)]
+    elif request.sort == "year":
+        keys = [direction(Content.year).nulls_last()]
+    elif request.sort == "rating":
+        keys = [direction(Content.kinopoisk_rating).nulls_last()]
+    else:
+        keys = [direction(Content.title)]
+    return query.order_by(*keys)

@@ -1,0 +1,170 @@
+"""Categories and the lists of contents (spec §7): one category, a content type's category tree, the main mart (the
+home page's showcase: its categories with their leading contents), the facets of a type's filters, and the filtered,
+sorted pages of contents. Each read runs a fixed number of queries whatever the page size or number of categories;
+only published contents ever show."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from sqlalchemy import Select, func, select, union_all
+from sqlalchemy.orm import joinedload, selectinload
+
+from app.extensions import db
+from app.models import Category, Content, ContentCategory, ContentType, Country, Genre, VoiceAuthor
+from app.models.catalogue import content_countries
+from app.models.ids import storable_id
+from app.models.taxonomy import content_genres, content_voice_authors
+from app.services.cards import CARD_OPTIONS
+from app.services.errors import NotFound
+from app.services.filters import ListRequest, filtered, ordered
+from app.services.paging import Page, paginate
+
+MART_LIMIT = 12  # leading contents per category on the main mart, unless the caller asks for another number
+MART_PAGE = 100  # categories per statement: SQLite takes at most 500 branches in one UNION
+
+
+def type_not_found(key: int | str) -> NotFound:
+    return NotFound("content_type_not_found", "Тип контента не найден", {"type": key})
+
+
+def category_not_found(type_slug: str, slug: str) -> NotFound:
+    return NotFound("category_not_found", "Категория не найдена", {"type": type_slug, "slug": slug})
+
+
+def _type_exists(condition: Any) -> bool:
+    return db.session.scalar(select(ContentType.id).where(condition)) is not None
+
+
+def require_type(type_id: int) -> None:
+    """NotFound unless there is a content type ``type_id`` (an id no column can hold included)."""
+    if not storable_id(type_id) or not _type_exists(ContentType.id == type_id):
+        raise type_not_found(type_id)
+
+
+def get_category(type_slug: str, slug: str) -> Category:
+    """The category ``slug`` of the content type ``type_slug``, with its parent and children (in their order)."""
+    query = (select(Category).join(ContentType).where(ContentType.slug == type_slug, Category.slug == slug)
+             .options(joinedload(Category.parent), selectinload(Category.children)))
+    category = db.session.scalars(query).first()
+    if category is None:
+        raise _not_found(type_slug, slug)
+    return category
+
+
+def _category_id(type_slug: str, slug: str) -> int:
+    found = db.session.scalar(select(Category.id).join(ContentType)
+                              .where(ContentType.slug == type_slug, Category.slug == slug))
+    if found is None:
+        raise _not_found(type_slug, slug)
+    return found
+
+
+def _not_found(type_slug: str, slug: str) -> NotFound:
+    """Which one is missing: the type or, in it, the category (one more query, on this path only)."""
+    if not _type_exists(ContentType.slug == type_slug):
+        return type_not_found(type_slug)
+    return category_not_found(type_slug, slug)
+
+
+def category_tree(type_id: int) -> list[dict[str, Any]]:
+    """The type's categories as a forest, siblings in position order: one query, the tree built here."""
+    require_type(type_id)
+    rows = db.session.execute(select(Category.id, Category.parent_id, Category.slug, Category.title)
+                              .where(Category.content_type_id == type_id)
+                              .order_by(Category.position, Category.id)).all()
+    nodes = {row.id: {"id": row.id, "slug": row.slug, "title": row.title, "children": []} for row in rows}
+    roots: list[dict[str, Any]] = []
+    for row in rows:  # in position order, so each parent's children arrive in theirs
+        parent = nodes.get(row.parent_id) if row.parent_id is not None else None
+        (parent["children"] if parent is not None else roots).append(nodes[row.id])
+    return roots
+
+
+def main_mart(type_id: int | None, limit: int = MART_LIMIT) -> list[dict[str, Any]]:
+    """The main-mart categories (of type ``type_id``, or of every type) in position order, each with its first
+    ``limit`` published contents in its editorial order. A fixed number of queries whatever the number of categories
+    (up to MART_PAGE; then one more per MART_PAGE): the categories, their leading contents' ids, the cards."""
+    if type_id is not None:
+        require_type(type_id)
+    chosen = select(Category).where(Category.main_mart).options(joinedload(Category.content_type))
+    if type_id is not None:
+        chosen = chosen.where(Category.content_type_id == type_id)
+    categories = list(db.session.scalars(chosen.order_by(Category.position, Category.id)))
+    leading: list[Any] = []
+    for start in range(0, len(categories), MART_PAGE):
+        leading += db.session.execute(_leading([c.id for c in categories[start:start + MART_PAGE]], limit)).all()
+    if not leading:
+        return [{"category": category, "contents": []} for category in categories]
+    cards = {content.id: content for content in db.session.scalars(
+        select(Content).where(Content.id.in_({row.content_id for row in leading})).options(*CARD_OPTIONS))}
+    contents: dict[int, list[Content]] = {category.id: [] for category in categories}
+    for row in sorted(leading, key=lambda row: (row.position, row.content_id)):
+        contents[row.category_id].append(cards[row.content_id])
+    return [{"category": category, "contents": contents[category.id]} for category in categories]
+
+
+def _leading(category_ids: list[int], limit: int) -> Any:
+    """The first ``limit`` published contents of each category, in its order: one LIMIT branch per category in one
+    statement, each an index range scan where content_categories has (category_id, position, content_id); a window
+    function (ROW_NUMBER() ≤ limit) would number every content of every category first."""
+    branches = [select(ContentCategory.category_id, ContentCategory.content_id, ContentCategory.position)
+                .join(Content, Content.id == ContentCategory.content_id)
+                .where(ContentCategory.category_id == category_id, Content.published)
+                .order_by(ContentCategory.position, ContentCategory.content_id).limit(limit).subquery().select()
+                for category_id in category_ids]
+    return union_all(*branches)
+
+
+def _label_counts(model: Any, link: Any, column: str, type_id: int) -> list[dict[str, Any]]:
+    """Each label (genre, country, voice author) of the type's published contents with how many have it."""
+    count = func.count(link.c.content_id)
+    query = (select(model.slug, model.title, count.label("count"))
+             .join(link, getattr(link.c, column) == model.id)
+             .join(Content, Content.id == link.c.content_id)
+             .where(Content.published, Content.content_type_id == type_id)
+             .group_by(model.id, model.slug, model.title).order_by(model.title, model.slug))
+    return [{"slug": row.slug, "title": row.title, "count": row.count} for row in db.session.execute(query)]
+
+
+def _published_of(type_id: int, column: Any) -> Select[Any]:
+    return (select(column, func.count().label("count"))
+            .where(Content.published, Content.content_type_id == type_id, column.is_not(None)).group_by(column))
+
+
+def facets(type_id: int) -> dict[str, Any]:
+    """The filters' facets of the type's published contents with their counts, a GROUP BY query each: genres,
+    countries and voice authors by title; years, latest first; Kinopoisk rating bands ([from, from + 1), a 10 in
+    the band of 10), best first."""
+    require_type(type_id)
+    years = db.session.execute(_published_of(type_id, Content.year).order_by(Content.year.desc())).all()
+    # Grouped by the rating itself (at most 101 values, one decimal), banded here: floor() is not SQLite's and
+    # PostgreSQL's cast to integer rounds.
+    bands: Counter[int] = Counter()
+    for rating, count in db.session.execute(_published_of(type_id, Content.kinopoisk_rating)):
+        bands[math.floor(rating)] += count
+    return {
+        "genres": _label_counts(Genre, content_genres, "genre_id", type_id),
+        "countries": _label_counts(Country, content_countries, "country_id", type_id),
+        "years": [{"year": year, "count": count} for year, count in years],
+        "ratings": [{"from": band, "count": bands[band]} for band in sorted(bands, reverse=True)],
+        "voiceAuthors": _label_counts(VoiceAuthor, content_voice_authors, "voice_author_id", type_id),
+    }
+
+
+def list_contents(request: ListRequest) -> Page:
+    """A page of every published content that ``request``'s filters let through, in its sort."""
+    query = ordered(filtered(select(Content), request), request).options(*CARD_OPTIONS)
+    return paginate(query, Content.id, request.page, request.page_size)
+
+
+def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
+    """A page of the published contents of the category ``slug`` of type ``type_slug`` (linked to it directly, not
+    through its subcategories); the position sort is the category's own editorial order."""
+    category_id = _category_id(type_slug, slug)
+    query = (select(Content).join(ContentCategory, ContentCategory.content_id == Content.id)
+             .where(ContentCategory.category_id == category_id))
+    query = ordered(filtered(query, request), request, editorial=ContentCategory.position).options(*CARD_OPTIONS)
+    return paginate(query, Content.id, request.page, request.page_size)
