@@ -5,7 +5,18 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import Column, Enum, ForeignKey, Integer, Numeric, String, Table, Text, UniqueConstraint, func
+from sqlalchemy import (
+    Column,
+    Enum,
+    ForeignKey,
+    Integer,
+    Numeric,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    func,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.extensions import db
@@ -73,6 +84,8 @@ class Language(db.Model):  # type: ignore[name-defined]
 
 class Content(db.Model):  # type: ignore[name-defined]
     __tablename__ = "contents"
+    # ix_contents_listing (migration 1055df4a8881): the lists' default order, published, position, created_at DESC,
+    # id; a descending column SQLite does not reflect, so no model states it (app/models/search.py OUTSIDE_MODELS)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(MAX_SLUG), unique=True, default=default_slug)

@@ -28,6 +28,7 @@ OUTSIDE_MODELS = frozenset({
     "search_fts", "search_fts_data", "search_fts_idx", "search_fts_content", "search_fts_docsize", "search_fts_config",
     *(f"ix_search_documents_{field}_tsv" for field in SEARCH_FIELDS), "ix_search_words_latin_trgm",
     *(f"{field}_tsv" for field in SEARCH_FIELDS),
+    "ix_contents_listing",  # not search's, but as unstatable: app/models/catalogue.py
 })
 
 

@@ -4,7 +4,7 @@ JSON sources), and the subtitle languages of each content."""
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, Integer, String, Table, Text, UniqueConstraint
+from sqlalchemy import Column, ForeignKey, Index, Integer, String, Table, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.extensions import db
@@ -31,6 +31,8 @@ class ContentCategory(db.Model):  # type: ignore[name-defined]
     """A content in a category, at its place in the category's editorial order (lower first)."""
 
     __tablename__ = "content_categories"
+    # a category's contents in its order: the main mart's leading contents and a category's pages read it in order
+    __table_args__ = (Index("ix_content_categories_order", "category_id", "position", "content_id"),)
 
     content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), primary_key=True)
     category_id: Mapped[int] = mapped_column(ForeignKey("categories.id", ondelete="CASCADE"), primary_key=True,

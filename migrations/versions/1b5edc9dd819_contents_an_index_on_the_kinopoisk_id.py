@@ -6,7 +6,6 @@ Create Date: 2026-11-25 16:19:52.145516
 
 """
 from alembic import op
-import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.

@@ -1,4 +1,4 @@
-"""`flask demo catalogue --titles N`: a synthetic catalogue beside the demo's, for benchmarks (app/demo/synthetic.py)."""
+"""`flask demo catalogue --titles N`: a synthetic catalogue beside the demo's, for benchmarks (app/demo/synthetic)."""
 
 from __future__ import annotations
 
