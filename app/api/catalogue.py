@@ -8,12 +8,11 @@ from typing import Any
 from flask import Response, jsonify, request
 from flask_smorest import Blueprint
 
-from app.api.docs import SHARED_HEADERS, answers
+from app.api.docs import SHARED_HEADERS, answers, slug_parameter
 from app.http.media import sign_address
 from app.http.origins import domain_of
 from app.http.shared import share, shareable
 from app.http.viewer import viewer_country
-from app.models.slugs import MAX_SLUG, SLUG
 from app.schemas.cards import ContentCardSchema
 from app.schemas.catalogue import (
     AvailabilityQuerySchema,
@@ -31,10 +30,7 @@ from app.services.player_context import Viewer, availability_of
 from app.snapshots import get_snapshot
 
 blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes and their availability")
-# What a slug looks like (app/models/slugs.py); any other is a 404 like an unknown one.
-SLUG_PARAMETER = {"in": "path", "name": "slug", "required": True, "description": "the content's slug",
-                  "schema": {"type": "string", "minLength": 1, "maxLength": MAX_SLUG, "pattern": f"^{SLUG.pattern}$",
-                             "example": "dolgaya-doroga-domoy"}}
+SLUG_PARAMETER = slug_parameter("slug", "the content's slug", "dolgaya-doroga-domoy")
 
 
 @blp.route("/contents/<int:content_id>")

@@ -12,6 +12,8 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
+from app.models.slugs import MAX_SLUG, SLUG
+
 # The viewer of the progress and history calls: a device identity the service issued, or a bearer token.
 SECURITY_SCHEMES = {
     "SessionContext": {"type": "apiKey", "in": "header", "name": "X-Session-Context",
@@ -31,6 +33,13 @@ def answers(blp: Blueprint, *statuses: int, body: bool = False) -> Callable[[Any
         return view
 
     return decorate
+
+
+def slug_parameter(name: str, description: str, example: str, max_length: int = MAX_SLUG) -> dict[str, Any]:
+    """A slug in a path, as the document states it (app/models/slugs.py): any other text names nothing, a 404
+    answered without a query."""
+    return {"in": "path", "name": name, "required": True, "description": description, "example": example,
+            "schema": {"type": "string", "minLength": 1, "maxLength": max_length, "pattern": f"^{SLUG.pattern}$"}}
 
 
 # The catalogue's reads are shared responses (app/http/shared.py): what their Cache-Control says.

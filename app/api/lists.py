@@ -12,12 +12,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
-from app.api.docs import SHARED_HEADERS, answers
-from app.http.shared import share, shareable
-from app.models.slugs import MAX_SLUG
+from app.api.docs import SHARED_HEADERS, answers, slug_parameter
+from app.http.shared import shareable, shared
 from app.schemas.cards import ContentCardSchema
 from app.schemas.lists import (
-    SLUG_PATTERN,
     CategoryContentsBodySchema,
     CategoryContentsQuerySchema,
     CategoryNodeSchema,
@@ -36,19 +34,8 @@ blp = Blueprint("lists", __name__, description="Categories, the main mart, lists
 CardPage = page_of(ContentCardSchema)
 
 
-def _slug_parameter(name: str, what: str, example: str, max_length: int) -> dict[str, Any]:
-    """A slug in the path, as the document states it: anything else names nothing (a 404)."""
-    return {"in": "path", "name": name, "description": what, "example": example,
-            "schema": {"type": "string", "pattern": SLUG_PATTERN, "minLength": 1, "maxLength": max_length}}
-
-
-SLUGS = [_slug_parameter("type", "a content type's slug", "film", 64),
-         _slug_parameter("slug", "a category's slug within the type", "drama-films", MAX_SLUG)]
-
-
-def shared(data: Any) -> Any:
-    share()
-    return data
+SLUGS = [slug_parameter("type", "a content type's slug", "film", 64),
+         slug_parameter("slug", "a category's slug within the type", "drama-films")]
 
 
 @blp.route("/categories/<string:slug>/content-type/<string:type>", parameters=SLUGS)

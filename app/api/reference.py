@@ -11,9 +11,8 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
-from app.api.docs import SHARED_HEADERS, answers
-from app.http.shared import share, shareable
-from app.models.slugs import MAX_SLUG, SLUG
+from app.api.docs import SHARED_HEADERS, answers, slug_parameter
+from app.http.shared import shareable, shared
 from app.schemas.paging import PageQuerySchema, page_of
 from app.schemas.reference import (
     ContentTypeSchema,
@@ -29,26 +28,18 @@ from app.schemas.reference import (
     TagSchema,
     VoiceAuthorSchema,
 )
-from app.services import reference
+from app.services import reference, types
 from app.services.paging import Page
 
 blp = Blueprint("reference", __name__, description="Content types, genres, tags, languages, countries, voice authors, "
                 "subtitles, persons")
 
-# A slug in a path, as the document states it (what else is asked for names nothing: a 404 without a query).
-SLUG_PARAMETER = {"in": "path", "name": "slug", "required": True, "example": "film",
-                  "schema": {"type": "string", "pattern": f"^{SLUG.pattern}$", "maxLength": MAX_SLUG}}
-
-
-def shared(data: Any) -> Any:
-    """The same answer for every anonymous viewer (app/http/shared.py)."""
-    share()
-    return data
+TYPE_SLUG = slug_parameter("slug", "a content type's slug", "film")
+PERSON_TYPE_SLUG = slug_parameter("slug", "a person type's slug", "actor")
 
 
 def envelope(page: Page) -> dict[str, Any]:
-    share()
-    return page.envelope()
+    return shared(page.envelope())
 
 
 @blp.route("/types")
@@ -67,16 +58,16 @@ def get_types() -> Any:
 @answers(blp, 404)
 @shareable()
 def get_type(type_id: int) -> Any:
-    return shared(reference.content_type(type_id))
+    return shared(types.content_type(type_id))
 
 
-@blp.route("/types/by-slug/<slug>", parameters=[SLUG_PARAMETER])
+@blp.route("/types/by-slug/<slug>", parameters=[TYPE_SLUG])
 @blp.etag
 @blp.response(200, ContentTypeSchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
 @shareable()
 def get_type_by_slug(slug: str) -> Any:
-    return shared(reference.content_type_by_slug(slug))
+    return shared(types.content_type_by_slug(slug))
 
 
 @blp.route("/genres")
@@ -173,7 +164,7 @@ def get_person_types() -> Any:
     return shared(reference.person_types())
 
 
-@blp.route("/person-types/<slug>/persons", parameters=[{**SLUG_PARAMETER, "example": "actor"}])
+@blp.route("/person-types/<slug>/persons", parameters=[PERSON_TYPE_SLUG])
 @blp.etag
 @blp.arguments(ListQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, page_of(PersonSchema), headers=SHARED_HEADERS)
@@ -185,7 +176,7 @@ def get_persons_of_type(slug: str, query: str | None, page: int, pageSize: int) 
     return envelope(reference.persons_of_type(slug, query, page, pageSize))
 
 
-@blp.route("/person-types/<slug>/persons", methods=["POST"], parameters=[{**SLUG_PARAMETER, "example": "actor"}])
+@blp.route("/person-types/<slug>/persons", methods=["POST"], parameters=[PERSON_TYPE_SLUG])
 @blp.arguments(ListQuerySchema, location="json", required=False, as_kwargs=True)
 @blp.response(200, page_of(PersonSchema), headers=SHARED_HEADERS)
 @answers(blp, 404, 422, body=True)

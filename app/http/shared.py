@@ -31,6 +31,7 @@ from app.caching import store
 from app.http.viewer import viewer_country
 
 View = TypeVar("View", bound=Callable[..., Any])
+T = TypeVar("T")
 PERSONAL_COOKIES = ("device_fp", "authToken", "refreshToken")
 PERSONAL_HEADERS = ("Authorization", "X-Session-Context")
 NOT_KEPT = ("X-Request-Id", "Date", "Server", "Set-Cookie", "Content-Length")
@@ -52,6 +53,12 @@ def shareable(personal: bool = False) -> Callable[[View], View]:
 def share() -> None:
     """This request's response is the same for every anonymous viewer of its address in its country."""
     g.share_response = True
+
+
+def shared(data: T) -> T:
+    """``data``, as a view returns it, after ``share()``."""
+    share()
+    return data
 
 
 def _personal_view() -> bool | None:

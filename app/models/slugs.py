@@ -36,3 +36,9 @@ def default_slug(context: Any) -> str:
     give slugs of their own)."""
     title = context.get_current_parameters().get("title") or ""
     return f"{slugify(title, MAX_SLUG - 7) or 'item'}-{secrets.token_hex(3)}"
+
+
+def is_slug(text: str, max_length: int = MAX_SLUG) -> bool:
+    """Whether ``text`` can be a slug: what cannot names nothing, and is not worth a query (a NUL, which PostgreSQL
+    refuses, included)."""
+    return len(text) <= max_length and SLUG.fullmatch(text) is not None

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields
 
-from app.models.slugs import SLUG
 from app.schemas.cards import LabelSchema
-from app.schemas.common import Id, Text
+from app.schemas.common import Id, Slug, Text
 from app.schemas.paging import PageQuerySchema
 
 
@@ -135,10 +134,8 @@ class EpisodesQuerySchema(Schema):
 
 
 class MostRelevantQuerySchema(PageQuerySchema):
-    content_type = Text(data_key="type", load_default=None,
-                        validate=[validate.Length(min=1, max=64), validate.Regexp(f"^{SLUG.pattern}$")],
-                        metadata={"description": "a content type's slug: its contents only", "example": "film",
-                                  "pattern": f"^{SLUG.pattern}$"})
+    content_type = Slug("film", 64, data_key="type", load_default=None,
+                        metadata={"description": "a content type's slug: its contents only"})
 
 
 class AvailabilityQuerySchema(Schema):

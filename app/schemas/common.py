@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from app.models.ids import MAX_ID
+from app.models.slugs import MAX_SLUG, SLUG
 
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -53,3 +54,11 @@ class ErrorSchema(Schema):
     """Every API error: ``{"error": {"status", "code", "message", "details"?}}``."""
 
     error = fields.Nested(ErrorDetailSchema, required=True)
+
+
+def Slug(example: str, max_length: int = MAX_SLUG, **kwargs: Any) -> fields.String:
+    """A slug (app/models/slugs.py), its pattern stated in the document."""
+    pattern = f"^{SLUG.pattern}$"
+    metadata = {"example": example, "pattern": pattern, **dict(kwargs.pop("metadata", {}) or {})}
+    return fields.Str(validate=[validate.Length(min=1, max=max_length), validate.Regexp(pattern)], metadata=metadata,
+                      **kwargs)

@@ -12,14 +12,12 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, fields, validate
 
-from app.models.slugs import MAX_SLUG
 from app.schemas.cards import ContentCardSchema, LabelSchema
-from app.schemas.common import Count
+from app.schemas.common import Count, Slug
 from app.schemas.paging import DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE
 
 MAX_VALUES = 20  # values of one list filter
 SORTS = ("position", "newest", "year", "rating", "title")  # as app/services/filters.py SORTS
-SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?")
 
 
@@ -125,13 +123,8 @@ class Flag(fields.Boolean):
         raise self.make_error("invalid")
 
 
-def _slug(example: str) -> fields.Field:
-    return fields.Str(validate=[validate.Length(min=1, max=MAX_SLUG), validate.Regexp(SLUG_PATTERN)],
-                      metadata={"example": example})
-
-
 def _slugs(attribute: str, example: str, what: str) -> fields.Field:
-    return fields.List(_slug(example), attribute=attribute, validate=validate.Length(max=MAX_VALUES),
+    return fields.List(Slug(example), attribute=attribute, validate=validate.Length(max=MAX_VALUES),
                        metadata={"description": f"{what}: any of these slugs, at most {MAX_VALUES}",
                                  "example": [example]})
 
@@ -172,8 +165,7 @@ class CategoryContentsQuerySchema(CategoryContentsBodySchema):
 
 
 class ContentsBodySchema(CategoryContentsBodySchema):
-    type = fields.Str(validate=[validate.Length(min=1, max=64), validate.Regexp(SLUG_PATTERN)],
-                      metadata={"description": "a content type's slug", "example": "film"})
+    type = Slug("film", 64, metadata={"description": "a content type's slug"})
 
 
 class ContentsQuerySchema(ContentsBodySchema):

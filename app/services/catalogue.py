@@ -11,13 +11,14 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from app import texts
 from app.extensions import db
-from app.models import Content, ContentPerson, ContentType, Episode
+from app.models import Content, ContentPerson, Episode
 from app.models.ids import storable_id
-from app.models.slugs import MAX_SLUG, SLUG
+from app.models.slugs import is_slug
 from app.services.cards import CARD_OPTIONS
 from app.services.episodes import EpisodeRef, play_order
 from app.services.errors import NotFound
 from app.services.paging import Page, paginate
+from app.services.types import content_type_by_slug
 
 # The relevance of GET /contents/most-relevant (README "API"): see ``relevance``.
 NEUTRAL_RATING = 5.0  # an unrated title counts as the middle of the 10-point scale
@@ -79,9 +80,8 @@ def episode_ref(episode: Episode) -> EpisodeRef:
 
 def published_id_by_slug(slug: str) -> int:
     """The id of the published content at ``slug``; NotFound for any other slug (a malformed one asks nothing)."""
-    found = None
-    if len(slug) <= MAX_SLUG and SLUG.fullmatch(slug):
-        found = db.session.scalar(select(Content.id).where(Content.slug == slug, Content.published))
+    found = db.session.scalar(select(Content.id).where(Content.slug == slug, Content.published)) \
+        if is_slug(slug) else None
     if found is None:
         raise _not_found({"slug": slug})
     return found
@@ -110,15 +110,6 @@ def relevance(current_year: int) -> Any:
     return rating * RECENCY_YEARS / (RECENCY_YEARS + case((age < 0, 0.0), else_=age))
 
 
-def content_type_id(slug: str) -> int:
-    found = None
-    if len(slug) <= MAX_SLUG and SLUG.fullmatch(slug):
-        found = db.session.scalar(select(ContentType.id).where(ContentType.slug == slug))
-    if found is None:
-        raise NotFound("content_type_not_found", "Тип контента не найден", {"slug": slug})
-    return found
-
-
 def most_relevant(type_slug: str | None, page: int, page_size: int) -> Page:
     """Published contents (of the type ``type_slug``), most relevant first: the editorial position (lower first; 0,
     the default, is neutral), then ``relevance`` (higher first), then the newest id. The ranking sorts ids only (a
@@ -126,7 +117,7 @@ def most_relevant(type_slug: str | None, page: int, page_size: int) -> Page:
     are loaded by id: at most five queries whatever the page size."""
     ranked = select(Content.id).where(Content.published)
     if type_slug is not None:
-        ranked = ranked.where(Content.content_type_id == content_type_id(type_slug))
+        ranked = ranked.where(Content.content_type_id == content_type_by_slug(type_slug).id)
     ranked = ranked.order_by(Content.position, relevance(datetime.now(UTC).year).desc())
     found = paginate(ranked, Content.id.desc(), page, page_size)
     cards = {content.id: content for content in db.session.scalars(

@@ -15,33 +15,19 @@ from sqlalchemy.orm import joinedload, selectinload
 from app.extensions import db
 from app.models import Category, Content, ContentCategory, ContentType, Country, Genre, VoiceAuthor
 from app.models.catalogue import content_countries
-from app.models.ids import storable_id
 from app.models.taxonomy import content_genres, content_voice_authors
 from app.services.cards import CARD_OPTIONS
 from app.services.errors import NotFound
 from app.services.filters import ListRequest, filtered, ordered
 from app.services.paging import Page, paginate
+from app.services.types import content_type, type_not_found
 
 MART_LIMIT = 12  # leading contents per category on the main mart, unless the caller asks for another number
 MART_PAGE = 100  # categories per statement: SQLite takes at most 500 branches in one UNION
 
 
-def type_not_found(key: int | str) -> NotFound:
-    return NotFound("content_type_not_found", "Тип контента не найден", {"type": key})
-
-
 def category_not_found(type_slug: str, slug: str) -> NotFound:
     return NotFound("category_not_found", "Категория не найдена", {"type": type_slug, "slug": slug})
-
-
-def _type_exists(condition: Any) -> bool:
-    return db.session.scalar(select(ContentType.id).where(condition)) is not None
-
-
-def require_type(type_id: int) -> None:
-    """NotFound unless there is a content type ``type_id`` (an id no column can hold included)."""
-    if not storable_id(type_id) or not _type_exists(ContentType.id == type_id):
-        raise type_not_found(type_id)
 
 
 def get_category(type_slug: str, slug: str) -> Category:
@@ -64,14 +50,14 @@ def _category_id(type_slug: str, slug: str) -> int:
 
 def _not_found(type_slug: str, slug: str) -> NotFound:
     """Which one is missing: the type or, in it, the category (one more query, on this path only)."""
-    if not _type_exists(ContentType.slug == type_slug):
-        return type_not_found(type_slug)
+    if db.session.scalar(select(ContentType.id).where(ContentType.slug == type_slug)) is None:
+        return type_not_found({"slug": type_slug})
     return category_not_found(type_slug, slug)
 
 
 def category_tree(type_id: int) -> list[dict[str, Any]]:
     """The type's categories as a forest, siblings in position order: one query, the tree built here."""
-    require_type(type_id)
+    content_type(type_id)
     rows = db.session.execute(select(Category.id, Category.parent_id, Category.slug, Category.title)
                               .where(Category.content_type_id == type_id)
                               .order_by(Category.position, Category.id)).all()
@@ -88,7 +74,7 @@ def main_mart(type_id: int | None, limit: int = MART_LIMIT) -> list[dict[str, An
     ``limit`` published contents in its editorial order. A fixed number of queries whatever the number of categories
     (up to MART_PAGE; then one more per MART_PAGE): the categories, their leading contents' ids, the cards."""
     if type_id is not None:
-        require_type(type_id)
+        content_type(type_id)
     chosen = select(Category).where(Category.main_mart).options(joinedload(Category.content_type))
     if type_id is not None:
         chosen = chosen.where(Category.content_type_id == type_id)
@@ -138,7 +124,7 @@ def facets(type_id: int) -> dict[str, Any]:
     """The filters' facets of the type's published contents with their counts, a GROUP BY query each: genres,
     countries and voice authors by title; years, latest first; Kinopoisk rating bands ([from, from + 1), a 10 in
     the band of 10), best first."""
-    require_type(type_id)
+    content_type(type_id)
     years = db.session.execute(_published_of(type_id, Content.year).order_by(Content.year.desc())).all()
     # Grouped by the rating itself (at most 101 values, one decimal), banded here: floor() is not SQLite's and
     # PostgreSQL's cast to integer rounds.

@@ -26,7 +26,7 @@ from app.models import (
     VoiceAuthor,
 )
 from app.models.ids import storable_id
-from app.models.slugs import MAX_SLUG, SLUG
+from app.models.slugs import is_slug
 from app.models.taxonomy import content_subtitles
 from app.services.cards import CARD_OPTIONS
 from app.services.catalogue import content_not_found
@@ -39,20 +39,6 @@ _SAME_LETTERS = {"е": "еЕёЁ", "ё": "еЕёЁ"}
 
 def content_types() -> list[ContentType]:
     return list(db.session.scalars(select(ContentType).order_by(ContentType.position, ContentType.id)))
-
-
-def content_type(type_id: int) -> ContentType:
-    found = db.session.get(ContentType, type_id) if storable_id(type_id) else None
-    if found is None:
-        raise NotFound("content_type_not_found", "Тип контента не найден", {"id": type_id})
-    return found
-
-
-def content_type_by_slug(slug: str) -> ContentType:
-    found = _by_slug(ContentType, slug)
-    if found is None:
-        raise NotFound("content_type_not_found", "Тип контента не найден", {"slug": slug})
-    return found
 
 
 def genres() -> list[Genre]:
@@ -179,10 +165,8 @@ def _pattern(text: str) -> str:
 
 
 def _by_slug(model: Any, slug: str) -> Any:
-    """The row with this slug, or None; a text that is no slug (a NUL, which PostgreSQL refuses) asks nothing."""
-    if len(slug) > MAX_SLUG or not SLUG.fullmatch(slug):
-        return None
-    return db.session.scalars(select(model).where(model.slug == slug)).first()
+    """The row with this slug, or None; a text that is no slug asks nothing."""
+    return db.session.scalars(select(model).where(model.slug == slug)).first() if is_slug(slug) else None
 
 
 def _published_content_exists(content_id: int) -> bool:

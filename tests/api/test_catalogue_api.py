@@ -9,8 +9,8 @@ from app import texts
 from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import Content, ContentPerson, Genre, Person, PersonType, Tag
+from tests.api.queries import statements
 from tests.api.test_player_page import page_context
-from tests.api.test_player_page_progress import statements
 
 
 def assert_error(response, status, code):

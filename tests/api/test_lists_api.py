@@ -9,15 +9,15 @@ The demo catalogue (app/demo/catalogue.py, app/demo/extras.py), published, all a
 Categories: film new*, drama-films*, comedies; series new*, detective-series (*: on the main mart), in that order.
 """
 
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import event, select, update
+from sqlalchemy import select, update
 
 from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import Category, Content, ContentCategory, ContentType
+from tests.api.queries import statements
 from tests.api.test_catalogue_api import assert_error
 
 FILMS_LIST = "/types/film/categories/drama-films/contents"
@@ -67,20 +67,6 @@ def added_at_one_moment(app, demo_catalogue):
     change(app, update(Content).values(created_at=datetime(2024, 1, 1, tzinfo=UTC)))
 
 
-@contextmanager
-def statements(app):
-    with app.app_context():
-        engine = db.engine
-    seen = []
-
-    def record(conn, cursor, statement, *args):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 # --- one category, the tree -------------------------------------------------------------------------------------

@@ -4,13 +4,11 @@ or a signed-in viewer's from the account's cookies.
 Demo series (content 2): episodes 2, 3, 4 (season 1) and 5, 6, 7 (season 2).
 """
 
-from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import event
 
-from app.extensions import db
 from tests.api.accounts_helpers import bearer, block, make_account, sign_in
+from tests.api.queries import statements
 from tests.api.test_player_page import page_context
 from tests.conftest import signed_identity
 
@@ -35,21 +33,6 @@ def completed_in(context):
     return [e["id"] for e in context["episodes"] if e["isCompleted"]]
 
 
-@contextmanager
-def statements(app):
-    """The SQL statements run inside the block."""
-    with app.app_context():
-        engine = db.engine
-    seen = []
-
-    def record(conn, cursor, statement, *args):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def test_the_first_episode_not_completed_opens_and_completed_ones_are_marked(client, demo_catalogue):

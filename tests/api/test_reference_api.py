@@ -1,14 +1,14 @@
 """The catalogue's reference lists (spec §7): /types, /genres, /tags, /languages, /countries, /voice-authors,
 /subtitles, /person-types, /person-types/{slug}/persons, /persons/{id}/contents."""
 
-from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import Content, ContentPerson, ContentType, Genre, Person, PersonType, Tag
+from tests.api.queries import statements
 from tests.api.test_catalogue_api import assert_error
 
 TOO_BIG = 2**31  # one past the largest id a column holds
@@ -36,21 +36,6 @@ def items(response):
     return response.get_json()["items"]
 
 
-@contextmanager
-def statements(app):
-    """The SQL statements run inside the block."""
-    with app.app_context():
-        engine = db.engine
-    seen = []
-
-    def record(conn, cursor, statement, *args):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 # --- types ---------------------------------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.http.viewer import FINGERPRINT_COOKIE
 from app.models import Content
+from tests.api.queries import statements
 from tests.api.test_player_page import page_context
-from tests.api.test_player_page_progress import statements
 from tests.conftest import signed_identity
 
 FILM, SERIES, DOMAIN_LICENSED = 1, 2, 5

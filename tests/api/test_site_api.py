@@ -12,8 +12,8 @@ import pytest
 from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import Content, MenuItem, PromoSlide, Redirect
+from tests.api.queries import statements
 from tests.api.test_catalogue_api import assert_error
-from tests.api.test_player_page_progress import statements
 
 SHARED = "public, max-age=0, s-maxage=60, stale-while-revalidate=300"
 OLD, NEW = "/film/1-dolgaya-doroga", "/films/dolgaya-doroga-domoy"

@@ -1,0 +1,28 @@
+"""Counting SQL: the statements an application runs inside a block (the query-count tests of the list calls)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import Flask
+from sqlalchemy import event
+
+from app.extensions import db
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements run inside the block."""
+    with app.app_context():
+        engine = db.engine
+    seen: list[str] = []
+
+    def record(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
