@@ -85,7 +85,7 @@ def run_migrations_online():
     if conf_args.get("process_revision_directives") is None:
         conf_args["process_revision_directives"] = process_revision_directives
     # the search index's FTS5 table and expression indexes are not models (app/models/search.py)
-    from app.models.search import include_object
+    from app.models.unmodelled import include_object
     conf_args.setdefault("include_object", include_object)
 
     connectable = get_engine()

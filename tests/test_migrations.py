@@ -7,7 +7,7 @@ from flask_migrate import Config
 
 from app.config import PROJECT_ROOT
 from app.extensions import db
-from app.models.search import include_object
+from app.models.unmodelled import include_object
 
 
 def test_migrations_have_a_single_head():

@@ -85,7 +85,7 @@ class Language(db.Model):  # type: ignore[name-defined]
 class Content(db.Model):  # type: ignore[name-defined]
     __tablename__ = "contents"
     # ix_contents_listing (migration 1055df4a8881): the lists' default order, published, position, created_at DESC,
-    # id; a descending column SQLite does not reflect, so no model states it (app/models/search.py OUTSIDE_MODELS)
+    # id; a descending column SQLite does not reflect, so no model states it (app/models/unmodelled.py)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(MAX_SLUG), unique=True, default=default_slug)

@@ -22,13 +22,11 @@ from sqlalchemy.orm import Mapped, mapped_column
 from app.extensions import db
 
 SEARCH_FIELDS = ("title", "original", "people", "description")
-# What the database holds beyond the models (above): Alembic's comparison leaves these out (migrations/env.py and
-# tests/test_migrations.py).
-OUTSIDE_MODELS = frozenset({
+# What the migration adds that no model states (above), for app/models/unmodelled.py.
+UNMODELLED = frozenset({
     "search_fts", "search_fts_data", "search_fts_idx", "search_fts_content", "search_fts_docsize", "search_fts_config",
     *(f"ix_search_documents_{field}_tsv" for field in SEARCH_FIELDS), "ix_search_words_latin_trgm",
     *(f"{field}_tsv" for field in SEARCH_FIELDS),
-    "ix_contents_listing",  # not search's, but as unstatable: app/models/catalogue.py
 })
 
 
@@ -51,7 +49,3 @@ class SearchWord(db.Model):  # type: ignore[name-defined]
     latin: Mapped[str] = mapped_column(String(128))
     contents: Mapped[int] = mapped_column(Integer, default=0)  # documents with it: a correction prefers common words
 
-
-def include_object(item: object, name: str | None, kind: str, reflected: bool, compare_to: object) -> bool:
-    """Alembic's filter: what the database has beyond the models (OUTSIDE_MODELS) is not a difference."""
-    return not (reflected and compare_to is None and name in OUTSIDE_MODELS)

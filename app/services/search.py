@@ -45,7 +45,8 @@ class SearchResult:
 def search(query: str, page: int, page_size: int, generation: int = 0) -> SearchResult:
     """Published contents matching ``query``, best first, one page of them (cards loaded)."""
     asked = words(query)[:MAX_WORDS]
-    searched = [_correct(word, generation) for word in asked]
+    known = _known_stems(asked)
+    searched = [_correct(word, known, generation) for word in asked]
     corrected = " ".join(searched) if searched != asked else None
     if not searched:
         return SearchResult(Page([], 0, page, page_size), corrected)
@@ -98,12 +99,16 @@ def _matches(searched: list[str]) -> tuple[list[ColumnElement[bool]], ColumnElem
     return in_field, anywhere
 
 
-def _correct(word: str, generation: int) -> str:
+def _known_stems(asked: list[str]) -> set[str]:
+    """Which of the words' stems some indexed word has: one query for the whole query."""
+    stems = {stem(word) or word for word in asked if len(word) >= 4}
+    return set(db.session.scalars(select(SearchWord.stem).where(SearchWord.stem.in_(stems)).distinct())) if stems \
+        else set()
+
+
+def _correct(word: str, known: set[str], generation: int) -> str:
     """The word, or the indexed word it is a typo of (the module's rule 1)."""
-    if len(word) < 4 or word.isdigit():
-        return word
-    lexeme = stem(word) or word
-    if db.session.scalar(select(SearchWord.word).where(SearchWord.stem == lexeme).limit(1)) is not None:
+    if len(word) < 4 or word.isdigit() or (stem(word) or word) in known:
         return word
     spelled = latin(word)
     limit = 1 if len(word) < 7 else 2
@@ -123,7 +128,7 @@ def _candidates(spelled: str, generation: int) -> list[tuple[str, str, int]]:
             .order_by(func.similarity(SearchWord.latin, spelled).desc(), SearchWord.contents.desc(), SearchWord.word)
             .limit(TRIGRAM_CANDIDATES)).all()
         return [(word, spelled_word, count) for word, spelled_word, count in rows]
-    vocabulary = _vocabulary(generation)
+    vocabulary = _vocabulary(db.engine.url.render_as_string(), generation)
     found = extract(spelled, vocabulary.latin, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
     return [vocabulary.words[index] for _, _, index in found]
 
@@ -135,8 +140,9 @@ class _Vocabulary:
 
 
 @lru_cache(maxsize=2)
-def _vocabulary(generation: int) -> _Vocabulary:
-    """The word list in memory (SQLite's stand-in for a trigram index), kept per catalogue generation."""
+def _vocabulary(database: str, generation: int) -> _Vocabulary:
+    """The word list in memory (SQLite's stand-in for a trigram index), kept per database and catalogue generation
+    (a generation number alone repeats across databases: tests, a cache that restarted)."""
     rows = db.session.execute(select(SearchWord.word, SearchWord.latin, SearchWord.contents)).all()
     return _Vocabulary([row[1] for row in rows], [(row[0], row[1], row[2]) for row in rows])
 

@@ -13,6 +13,7 @@ from sqlalchemy import delete, insert, select, text
 
 from app.extensions import db
 from app.models import Content, ContentPerson, Person, SearchDocument, SearchWord
+from app.models.search import SEARCH_FIELDS
 from app.services.search_text import latin, plain, stem, stems, words
 
 BATCH = 5000
@@ -34,9 +35,10 @@ def reindex(content_ids: Iterable[int] | None = None) -> int:
         written += len(batch)
     _rewrite_words()
     db.session.commit()
-    if db.engine.dialect.name == "postgresql":  # a bulk write leaves GIN's pending lists long and the statistics old
-        for index in ("title", "original", "people", "description"):
-            db.session.execute(text(f"SELECT gin_clean_pending_list('ix_search_documents_{index}_tsv')"))
+    # A rebuild leaves GIN's pending lists long and the planner's statistics old; a few documents (a save) do neither.
+    if ids is None and db.engine.dialect.name == "postgresql":
+        for field in SEARCH_FIELDS:
+            db.session.execute(text(f"SELECT gin_clean_pending_list('ix_search_documents_{field}_tsv')"))
         db.session.execute(text("ANALYZE search_documents"))
         db.session.execute(text("ANALYZE search_words"))
         db.session.commit()
