@@ -3,10 +3,12 @@ slug or Kinopoisk id (all from its snapshot), the most relevant contents, season
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import Response, jsonify, request
+from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import RAISE
 
 from app.api.docs import SHARED_HEADERS, answers, slug_parameter
 from app.http.media import sign_address
@@ -23,9 +25,17 @@ from app.schemas.catalogue import (
     MostRelevantQuerySchema,
     SeasonSchema,
 )
+from app.schemas.episodes import EpisodeResourceSchema, FreshEpisodeSchema, FreshEpisodesQuerySchema
 from app.schemas.paging import page_of
 from app.services.availability import depends_on_domain
-from app.services.catalogue import most_relevant, published_id_by_kinopoisk, published_id_by_slug
+from app.services.catalogue import (
+    episode_not_found,
+    fresh_episodes,
+    most_relevant,
+    published_content_of_episode,
+    published_id_by_kinopoisk,
+    published_id_by_slug,
+)
 from app.services.player_context import Viewer, availability_of
 from app.snapshots import get_snapshot
 
@@ -102,6 +112,51 @@ def get_episodes(content_id: int) -> Any:
     episodes = [{**episode, "m3u8MasterFilePath": sign_address(episode["m3u8MasterFilePath"], viewer.country)
                  if playable else None} for episode in snapshot.episodes]
     return dumped(episodes, shared=not depends_on_domain(snapshot.rules))
+
+
+@blp.route("/episodes/fresh")
+class FreshEpisodes(MethodView):
+    """The newest episodes across series (spec §7 ``POST /episodes/fresh``; also a GET, which a CDN can keep)."""
+
+    decorators: ClassVar[list[Any]] = [shareable()]  # on the view function, where app/http/shared.py looks
+
+    @blp.etag
+    @blp.arguments(FreshEpisodesQuerySchema, location="query", unknown=RAISE)
+    @blp.response(200, page_of(FreshEpisodeSchema), headers=SHARED_HEADERS)
+    @answers(blp, 404, 422)
+    def get(self, query: dict[str, Any]) -> Any:
+        """Episodes of published series, the last added first, each with its season and its content's card;
+        ``type``: of this content type only (an unknown one is a 404)."""
+        share()
+        return fresh_episodes(query["content_type"], query["page"], query["pageSize"]).envelope()
+
+    @blp.arguments(FreshEpisodesQuerySchema, unknown=RAISE)
+    @blp.response(200, page_of(FreshEpisodeSchema))
+    @answers(blp, 404, 422, body=True)
+    def post(self, body: dict[str, Any]) -> Any:
+        """As the GET, with the type and the page in the JSON body."""
+        return fresh_episodes(body["content_type"], body["page"], body["pageSize"]).envelope()
+
+
+@blp.route("/episodes/<int:episode_id>/resource")
+@blp.etag
+@blp.response(200, EpisodeResourceSchema, headers=SHARED_HEADERS)
+@answers(blp, 404)
+@shareable()
+def get_episode_resource(episode_id: int) -> Any:
+    """What the player needs to play one episode of a published content: the content's player fields, the episode
+    with its media address (signed, and only when it plays for this viewer: the country, and the embedding page's
+    domain from Referer), and the verdict. Shared by everyone in a country unless the title has domain rules."""
+    snapshot = get_snapshot(published_content_of_episode(episode_id))
+    episode = next((episode for episode in snapshot.episodes if episode["id"] == episode_id), None)
+    if episode is None:  # added a moment ago, after the snapshot was kept: not yet here
+        raise episode_not_found(episode_id)
+    viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer))
+    verdict = availability_of(snapshot.rules, viewer)
+    address = sign_address(episode["m3u8MasterFilePath"], viewer.country) if verdict.available else None
+    return dumped({"content": snapshot.content, "episode": {**episode, "m3u8MasterFilePath": address},
+                   "available": verdict.available, "reason": None if verdict.available else verdict.value},
+                  shared=not depends_on_domain(snapshot.rules))
 
 
 @blp.route("/contents/<int:content_id>/available")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, insert, select
@@ -39,6 +40,8 @@ BATCH = 2000  # contents per transaction
 SERIES_SHARE = 0.2
 PERSONS_PER_TITLE = 0.2  # the person pool's size, per title: parts repeat people as real credits do
 MASTER = "/titles/film-short/master.json"  # the demo's 120 s film (app/demo/catalogue.py)
+# When each title was added: one every half hour from this time on, in id order; a series' episodes a week apart.
+ADDED_FROM, ADDED_EVERY, EPISODE_EVERY = datetime(2020, 1, 1, tzinfo=UTC), timedelta(minutes=30), timedelta(days=7)
 
 
 @dataclass(frozen=True)
@@ -113,8 +116,10 @@ def _title(rng: random.Random, number: int, labels: Labels, people: list[int], i
     title, original = _name(rng)
     series = rng.random() < SERIES_SHARE
     type_id = labels.series if series else labels.film
-    rows.add(Content.__table__, id=number, slug=f"{slugify(title, 110)}-{number}", title=title,
-             original_title=original, description=f"{title}: {rng.choice(('драма', 'история', 'приключение'))} "
+    added = ADDED_FROM + ADDED_EVERY * number
+    rows.add(Content.__table__, id=number, created_at=added, updated_at=added, slug=f"{slugify(title, 110)}-{number}",
+             title=title, original_title=original,
+             description=f"{title}: {rng.choice(('драма', 'история', 'приключение'))} "
              f"о том, что случилось {rng.choice(('однажды', 'зимой', 'летом', 'на севере', 'у моря'))}.",
              age_rating=rng.choice((0, 6, 12, 16, 18)), published=rng.random() > 0.02, position=0,
              content_type_id=type_id, year=rng.randint(1960, 2026), has_multiple_episodes=series,
@@ -132,14 +137,14 @@ def _title(rng: random.Random, number: int, labels: Labels, people: list[int], i
     for position, person in enumerate(rng.sample(people, k=rng.randint(3, 8))):
         rows.add(ContentPerson.__table__, content_id=number, person_id=person, position=position,
                  person_type_id=labels.person_types[0 if position == 0 else 1], character=None)
-    return _episodes(rng, number, title, series, ids, rows, media)
+    return _episodes(rng, number, title, series, ids, rows, media, added)
 
 
 def _episodes(rng: random.Random, content_id: int, title: str, series: bool, ids: _Ids, rows: _Rows,
-              media: str) -> int:
+              media: str, added: datetime) -> int:
     if not series:
-        rows.add(Episode.__table__, id=ids.next_episode(), content_id=content_id, season_id=None, order=1,
-                 title=title, description="", duration=120, master_file_path=media + MASTER, poster_path=None)
+        rows.add(Episode.__table__, id=ids.next_episode(), created_at=added, content_id=content_id, season_id=None,
+                 order=1, title=title, description="", duration=120, master_file_path=media + MASTER, poster_path=None)
         return 1
     count = 0
     for season_order in range(1, rng.randint(1, 3) + 1):
@@ -147,8 +152,9 @@ def _episodes(rng: random.Random, content_id: int, title: str, series: bool, ids
         rows.add(Season.__table__, id=season_id, content_id=content_id, order=season_order,
                  title=f"Сезон {season_order}")
         for order in range(1, rng.randint(4, 10) + 1):
-            rows.add(Episode.__table__, id=ids.next_episode(), content_id=content_id, season_id=season_id,
-                     order=order, title=f"Серия {order}", description="", duration=rng.randint(1500, 3300),
+            rows.add(Episode.__table__, id=ids.next_episode(), created_at=added + EPISODE_EVERY * count,
+                     content_id=content_id, season_id=season_id, order=order, title=f"Серия {order}",
+                     description="", duration=rng.randint(1500, 3300),
                      master_file_path=media + MASTER, poster_path=None)
             count += 1
     return count

@@ -9,6 +9,7 @@ from sqlalchemy import (
     Column,
     Enum,
     ForeignKey,
+    Index,
     Integer,
     Numeric,
     String,
@@ -148,7 +149,8 @@ class Season(db.Model):  # type: ignore[name-defined]
 
 class Episode(db.Model):  # type: ignore[name-defined]
     __tablename__ = "episodes"
-    __table_args__ = (UniqueConstraint("season_id", "order"),)
+    # ix_episodes_fresh: POST /episodes/fresh, newest first (read backwards).
+    __table_args__ = (UniqueConstraint("season_id", "order"), Index("ix_episodes_fresh", "created_at", "id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), index=True)
@@ -161,6 +163,8 @@ class Episode(db.Model):  # type: ignore[name-defined]
     poster_path: Mapped[str | None] = mapped_column(String(1024))
     # The master JSON (spec §3) or an HLS playlist; origin-relative or absolute.
     master_file_path: Mapped[str | None] = mapped_column(String(1024))
+    # When it was added: POST /episodes/fresh lists the newest first.
+    created_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now())
 
     content: Mapped[Content] = relationship(back_populates="episodes")
     season: Mapped[Season | None] = relationship()

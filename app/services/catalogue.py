@@ -123,3 +123,32 @@ def most_relevant(type_slug: str | None, page: int, page_size: int) -> Page:
     cards = {content.id: content for content in db.session.scalars(
         select(Content).where(Content.id.in_(found.items)).options(*CARD_OPTIONS))} if found.items else {}
     return Page([cards[content_id] for content_id in found.items], found.total, page, page_size)
+
+
+def published_content_of_episode(episode_id: int) -> int:
+    """The id of the published content this episode belongs to; NotFound for any other id."""
+    found = db.session.scalar(select(Episode.content_id).join(Episode.content).where(
+        Episode.id == episode_id, Content.published)) if storable_id(episode_id) else None
+    if found is None:
+        raise episode_not_found(episode_id)
+    return found
+
+
+def episode_not_found(episode_id: int) -> NotFound:
+    return NotFound("episode_not_found", texts.CONTENT_NOT_AVAILABLE, {"episodeId": episode_id})
+
+
+def fresh_episodes(type_slug: str | None, page: int, page_size: int) -> Page:
+    """The episodes of published series (of the type ``type_slug``), the last added first (then the highest id), each
+    with its season and its content's card: five queries whatever the page size (the count, the page's ids, the
+    episodes with their seasons, the contents, their genres)."""
+    newest = select(Episode.id).join(Episode.content).where(Content.published, Content.has_multiple_episodes)
+    if type_slug is not None:
+        newest = newest.where(Content.content_type_id == content_type_by_slug(type_slug).id)
+    found = paginate(newest.order_by(Episode.created_at.desc()), Episode.id.desc(), page, page_size)
+    if not found.items:
+        return found
+    episodes = {episode.id: episode for episode in db.session.scalars(
+        select(Episode).where(Episode.id.in_(found.items)).options(
+            joinedload(Episode.season), selectinload(Episode.content).options(*CARD_OPTIONS)))}
+    return Page([episodes[episode_id] for episode_id in found.items], found.total, page, page_size)
