@@ -12,14 +12,16 @@ from marshmallow import RAISE
 from app.api.docs import SHARED_HEADERS, answers
 from app.caching import store
 from app.http.shared import share, shareable
-from app.schemas.search import SearchPageSchema, SearchRequestSchema
+from app.schemas.search import SearchBodySchema, SearchPageSchema, SearchQuerySchema
+from app.services.filters import list_request
 from app.services.search import search
 
 blp = Blueprint("search", __name__, description="Search: Russian morphology, typos, transliteration, original titles")
 
 
-def found(request: dict[str, Any]) -> dict[str, Any]:
-    result = search(request["query"], request["page"], request["pageSize"], generation=store().generation())
+def found(loaded: dict[str, Any]) -> dict[str, Any]:
+    words = loaded.pop("query")
+    result = search(words, list_request(loaded), generation=store().generation())
     return {**result.page.envelope(), "corrected": result.corrected}
 
 
@@ -28,19 +30,19 @@ class Search(MethodView):
     decorators: ClassVar[list[Any]] = [shareable()]  # on the view function, where app/http/shared.py looks
 
     @blp.etag
-    @blp.arguments(SearchRequestSchema, location="query", unknown=RAISE)
+    @blp.arguments(SearchQuerySchema, location="query", unknown=RAISE)
     @blp.response(200, SearchPageSchema, headers=SHARED_HEADERS)
     @answers(blp, 422)
     def get(self, request: dict[str, Any]) -> Any:
         """Published contents matching every word in a field (title, original title or transliteration, people,
-        description), best first."""
+        description) and the filters of ``GET /contents`` (a list: the parameter repeated), best first."""
         answer = found(request)
         share()
         return answer
 
-    @blp.arguments(SearchRequestSchema, unknown=RAISE)
+    @blp.arguments(SearchBodySchema, unknown=RAISE)
     @blp.response(200, SearchPageSchema)
     @answers(blp, 422, body=True)
     def post(self, request: dict[str, Any]) -> Any:
-        """As the GET, with the words and the page in the JSON body."""
+        """As the GET, with the words, the filters and the page in the JSON body."""
         return found(request)

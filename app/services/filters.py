@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, Select
 
@@ -17,6 +17,7 @@ ORDERS = ("asc", "desc")
 # The order each sort takes when the caller names none: the editorial order first, the newest, latest, best first.
 DEFAULT_ORDER = {"position": "asc", "newest": "desc", "year": "desc", "rating": "desc", "title": "asc"}
 DEFAULT_PAGE_SIZE = 20
+Query = TypeVar("Query", bound=Select)  # a select of any columns
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def list_request(query: Mapping[str, Any], body: Mapping[str, Any] | None = None
     return request
 
 
-def filtered(query: Select[Any], request: ListRequest) -> Select[Any]:
+def filtered(query: Query, request: ListRequest) -> Query:
     """``query`` (of Content) narrowed to the published contents ``request``'s filters let through. Label filters are
     EXISTS subqueries: a content with two of the genres asked for is still one row."""
     conditions: list[ColumnElement[bool] | Any] = [Content.published]

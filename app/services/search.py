@@ -26,6 +26,7 @@ from sqlalchemy import ColumnElement, Integer, Select, case, column, func, liter
 from app.extensions import db
 from app.models import Content, SearchDocument, SearchWord
 from app.services.cards import CARD_OPTIONS
+from app.services.filters import ListRequest, filtered
 from app.services.paging import Page
 from app.services.search_text import latin, stem, words
 
@@ -42,8 +43,10 @@ class SearchResult:
     corrected: str | None  # the query as searched, when a typo was corrected
 
 
-def search(query: str, page: int, page_size: int, generation: int = 0) -> SearchResult:
-    """Published contents matching ``query``, best first, one page of them (cards loaded)."""
+def search(query: str, request: ListRequest, generation: int = 0) -> SearchResult:
+    """Published contents matching ``query`` and ``request``'s filters, best first, its page of them (cards
+    loaded)."""
+    page, page_size = request.page, request.page_size
     asked = words(query)[:MAX_WORDS]
     known = _known_stems(asked)
     searched = [_correct(word, known, generation) for word in asked]
@@ -53,21 +56,20 @@ def search(query: str, page: int, page_size: int, generation: int = 0) -> Search
     matches, candidates = _matches(searched)
     score = sum((case((matched, weight), else_=0) for matched, weight in
                  zip(matches, WEIGHTS.values(), strict=True)), literal(0, Integer))
-    ranked = (select(Content.id, func.count().over().label("total"))
-              .join(SearchDocument, SearchDocument.content_id == Content.id)
-              .where(Content.published, candidates)
+    ranked = (filtered(select(Content.id, func.count().over().label("total"))
+                       .join(SearchDocument, SearchDocument.content_id == Content.id).where(candidates), request)
               .order_by(score.desc(), Content.kinopoisk_rating.desc().nulls_last(), Content.id)
               .limit(page_size).offset((page - 1) * page_size))
     rows = db.session.execute(ranked).all()
-    total = rows[0].total if rows else _count(candidates) if page > 1 else 0
+    total = rows[0].total if rows else _count(candidates, request) if page > 1 else 0
     ids = [row.id for row in rows]
     contents = {c.id: c for c in db.session.scalars(select(Content).where(Content.id.in_(ids)).options(*CARD_OPTIONS))}
     return SearchResult(Page([contents[i] for i in ids if i in contents], total, page, page_size), corrected)
 
 
-def _count(candidates: ColumnElement[bool]) -> int:
+def _count(candidates: ColumnElement[bool], request: ListRequest) -> int:
     """How many match, for a page past the last (which has no row to carry the count)."""
-    query = select(func.count()).select_from(Content).join(SearchDocument).where(Content.published, candidates)
+    query = filtered(select(func.count()).select_from(Content).join(SearchDocument).where(candidates), request)
     return db.session.scalar(query) or 0
 
 

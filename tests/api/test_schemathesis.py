@@ -23,7 +23,7 @@ EXAMPLES = 40  # per operation and per mode (valid and invalid input): bounded, 
 # configuration (SUBSCRIPTION_PLANS) does not offer, years from after years to. Their 422 is documented; elsewhere
 # valid input must be accepted (3xx: a GET answers If-None-Match: * with 304).
 RULE_CHECKED = (r"^/(signup|signup/complete|user/password/(restore|change)|administration/new-user|subscription"
-                r"|contents|(v2/)?types/\{type\}/categories/\{slug\}/contents)$")
+                r"|contents|v2/contents/search|(v2/)?types/\{type\}/categories/\{slug\}/contents)$")
 CONFIG = SchemathesisConfig.from_dict({"operations": [{
     "include-path-regex": RULE_CHECKED,
     "checks": {"positive_data_acceptance": {

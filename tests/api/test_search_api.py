@@ -84,6 +84,30 @@ def test_bad_requests_are_refused_in_the_error_shape(client, demo_catalogue):
     assert find(client, "дороги")["total"] == 1  # still there
 
 
+@pytest.mark.parametrize(("filters", "expected"), [
+    ({}, ["Тихая гавань", "Долгая дорога домой"]),
+    ({"hasMultipleEpisodes": True}, ["Тихая гавань"]),
+    ({"genres": ["adventure"]}, ["Долгая дорога домой"]),
+    ({"type": "series"}, ["Тихая гавань"]),
+    ({"yearFrom": 2022, "ratingFrom": 8}, ["Тихая гавань"]),
+    ({"yearTo": 2000}, []),
+])
+def test_search_takes_the_filters_of_the_lists(client, demo_catalogue, filters, expected):
+    answer = find(client, "морозова", **filters)
+    assert (titles(answer), answer["total"]) == (expected, len(expected))
+    query = "&".join(f"{name}={str(value).lower()}" if not isinstance(value, list) else f"{name}={value[0]}"
+                     for name, value in filters.items())
+    response = client.get(f"/v2/contents/search?query=морозова&{query}")
+    assert response.status_code == 200 and titles(response.get_json()) == expected
+
+
+@pytest.mark.parametrize("body", [{"genres": "drama"}, {"yearFrom": "2020"}, {"colour": "red"},
+                                  {"yearFrom": 2023, "yearTo": 2020}, {"hasMultipleEpisodes": "yes"}])
+def test_search_refuses_bad_filters(client, demo_catalogue, body):
+    response = client.post("/v2/contents/search", json={"query": "морозова", **body})
+    assert response.status_code == 422 and "Traceback" not in response.get_data(as_text=True)
+
+
 def test_get_answers_as_post_and_is_shared(client, demo_catalogue):
     response = client.get("/v2/contents/search?query=дороги&pageSize=5")
     assert response.status_code == 200
