@@ -95,6 +95,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.accounts import blp as accounts_api
     from app.api.activity import blp as activity_api
     from app.api.administration import blp as administration_api
+    from app.api.caches import blp as caches_api
     from app.api.catalogue import blp as catalogue_api
     from app.api.devices import blp as devices_api
     from app.api.lists import blp as lists_api
@@ -129,6 +130,7 @@ def _register_blueprints(app: Flask) -> None:
     api.register_blueprint(accounts_api)
     api.register_blueprint(subscriptions_api)
     api.register_blueprint(administration_api)
+    api.register_blueprint(caches_api)
     register_token_handlers()
     api.register_blueprint(ads_api)
     app.register_blueprint(player_bp)

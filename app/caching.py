@@ -9,12 +9,24 @@ fail or to wait.
 * The catalogue's generation: every key of what is derived from the catalogue (shared responses, snapshots) carries
   it, so a change made through the service (the demo seeder, the admin) bumps it and every such entry is unreachable
   at once, in every process within ``GENERATION_MEMO`` seconds (at once in the process that made the change).
+* Named caches (``NAMED_CACHES``: what ``GET /caches`` lists and ``DELETE /caches/{name}`` clears): each name's keys
+  start with it and carry its own epoch beside the generation (``key()``), so that clearing one bumps its epoch (its
+  entries are unreachable in every process, as for the generation) and then deletes its keys to free the memory.
+* Single flight (``claim``/``wait``/``settle``): when a hot entry is missing (expired, cleared, a new generation), one
+  request makes it and the others asking for it meanwhile wait for that one (``FLIGHT_WAIT`` seconds at most, then
+  they make it themselves: never a hang): in this process on an event, across processes on a Redis lock.
+
+Without Redis every process has its own cache: a clear, like a change of generation, reaches the process that made it
+(and the others as their entries expire).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from cachelib import SimpleCache
@@ -25,6 +37,22 @@ from app.database import Breaker
 GENERATION_KEY = "catalogue:generation"
 GENERATION_MEMO = 1.0  # seconds a process trusts the generation it last read
 NEAR_SECONDS = 5  # how long a process keeps its own copy of a hot entry it read from Redis ("near" reads)
+FLIGHT_WAIT = 3.0  # seconds a request waits for another making the entry it needs, before it makes it itself
+FLIGHT_POLL = 0.01  # seconds between looks at Redis while another process makes it
+COUNT_LIMIT = 1_000_000  # keys a size counts at most (then it says it is a lower bound)
+NAMED_CACHES = {
+    "responses": "Общие ответы: анонимные чтения каталога и страницы плеера, как они были отправлены",
+    "snapshots": "Снимки тайтлов: контент с сезонами, сериями и правилами доступности для страницы и чтений API",
+}
+
+
+@dataclass(frozen=True)
+class CacheSize:
+    name: str
+    description: str
+    entries: int  # stored, stale ones waiting to expire included
+    exact: bool  # False: at least this many (counting stopped at COUNT_LIMIT)
+    where: str  # "redis", or "process" (this process's own: no Redis, or Redis failing)
 
 
 class ResilientCache:
@@ -40,6 +68,8 @@ class ResilientCache:
         self._remote = app.config["CACHE_TYPE"] != "SimpleCache"
         self._breaker = Breaker(float(app.config["CACHE_RETRY_AFTER"]))
         self._generation: tuple[float, int] = (0.0, 0)
+        self._epochs: dict[str, tuple[float, int]] = {}
+        self._flights: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
 
     def _call(self, method: str, *args: Any) -> Any:
@@ -95,6 +125,141 @@ class ResilientCache:
             self._local.set(GENERATION_KEY, value, 0)
             self._generation = (time.monotonic(), value)
             return value
+
+    def epoch(self, name: str) -> int:
+        """The named cache's epoch: bumped by ``clear``, read like the generation (memoised ``GENERATION_MEMO``)."""
+        read_at, value = self._epochs.get(name, (0.0, 0))
+        if time.monotonic() - read_at < GENERATION_MEMO:
+            return value
+        stored = self.get(f"{GENERATION_KEY}:{name}")
+        value = int(stored) if stored is not None else 0
+        self._epochs[name] = (time.monotonic(), value)
+        return value
+
+    def key(self, name: str, rest: str) -> str:
+        """A key of the named cache ``name`` for what is derived from the catalogue: unreachable once either the
+        catalogue's generation or the name's epoch changes."""
+        return f"{name}:{self.generation()}.{self.epoch(name)}:{rest}"
+
+    def sizes(self) -> list[CacheSize]:
+        return [self._size(name, description) for name, description in NAMED_CACHES.items()]
+
+    def _size(self, name: str, description: str) -> CacheSize:
+        if self._remote and not self._breaker.open:
+            try:
+                count, exact = 0, True
+                for _ in self._redis_keys(name):
+                    count += 1
+                    if count >= COUNT_LIMIT:
+                        exact = False
+                        break
+                return CacheSize(name, description, count, exact, "redis")
+            except Exception as error:
+                self._log.warning("the cache (Redis) failed counting %s (%s)", name, error)
+                self._breaker.trip()
+        return CacheSize(name, description, sum(1 for _ in self._local_keys(self._local, name)), True, "process")
+
+    def clear(self, name: str) -> None:
+        """Every entry of the named cache: unreachable at once (a new epoch), then deleted."""
+        with self._lock:
+            value = max(time.time_ns(), self.epoch(name) + 1)
+            self.set(f"{GENERATION_KEY}:{name}", value, 0)
+            self._local.set(f"{GENERATION_KEY}:{name}", value, 0)
+            self._epochs[name] = (time.monotonic(), value)
+        for cache in (self._local, self._near):
+            for key in list(self._local_keys(cache, name)):
+                cache.delete(key)
+        if self._remote and not self._breaker.open:
+            try:
+                client, batch = self._shared._write_client, []
+                for raw in self._redis_keys(name):
+                    batch.append(raw)
+                    if len(batch) == 1000:
+                        client.unlink(*batch)
+                        batch = []
+                if batch:
+                    client.unlink(*batch)
+            except Exception as error:  # unreachable already: the entries expire on their own
+                self._log.warning("the cache (Redis) failed clearing %s (%s)", name, error)
+                self._breaker.trip()
+
+    def _redis_keys(self, name: str) -> Iterator[bytes]:
+        pattern = f"{self._shared._get_prefix()}{name}:*"
+        yield from self._shared._read_client.scan_iter(match=pattern, count=1000)
+
+    @staticmethod
+    def _local_keys(cache: SimpleCache, name: str) -> Iterator[str]:
+        return (key for key in list(cache._cache) if key.startswith(f"{name}:"))
+
+    # Single flight.
+
+    def claim(self, key: str) -> bool:
+        """Whether this request is the one to make ``key``'s entry (then ``settle`` it, whatever happens); False when
+        another one, here or in another process, is making it now (then ``wait``). When another process makes it,
+        this request waits for it here already, and the others of this process wait for this one."""
+        with self._lock:
+            if key in self._flights:
+                return False
+            self._flights[key] = threading.Event()
+        if self._remote and not self._breaker.open:
+            try:
+                token = uuid.uuid4().hex
+                if not self._shared._write_client.set(self._lock_key(key), token, nx=True, px=int(FLIGHT_WAIT * 1000)):
+                    try:
+                        self._poll(key)
+                    finally:
+                        self._end_flight(key)
+                    return False
+            except Exception as error:
+                self._log.warning("the cache (Redis) failed locking (%s)", error)
+                self._breaker.trip()
+        return True
+
+    def settle(self, key: str) -> None:
+        """The claimed entry is made (or its making failed): those waiting look again."""
+        if self._remote and not self._breaker.open:
+            try:
+                self._shared._write_client.delete(self._lock_key(key))
+            except Exception:
+                self._breaker.trip()
+        self._end_flight(key)
+
+    def wait(self, key: str) -> Any:
+        """The entry another request is making, once made; None when it failed or took longer than FLIGHT_WAIT (the
+        caller then makes it itself)."""
+        event = self._flights.get(key)
+        if event is not None:  # made in this process, or awaited from another by a request of this one
+            event.wait(FLIGHT_WAIT)
+            return self.get(key)
+        value = self.get(key)
+        if value is not None or not self._remote:
+            return value
+        return self._poll(key)
+
+    def _poll(self, key: str) -> Any:
+        """The entry another process is making: its lock goes when it is made."""
+        deadline = time.monotonic() + FLIGHT_WAIT
+        while time.monotonic() < deadline:
+            value = self.get(key)
+            if value is not None:
+                return value
+            try:
+                if self._breaker.open or not self._shared._read_client.exists(self._lock_key(key)):
+                    return self.get(key)
+            except Exception:
+                self._breaker.trip()
+                return None
+            time.sleep(FLIGHT_POLL)
+        return None
+
+    def _lock_key(self, key: str) -> str:
+        return f"{self._shared._get_prefix()}flight:{key}"
+
+    def _end_flight(self, key: str) -> None:
+        with self._lock:
+            event = self._flights.pop(key, None)
+        if event is not None:
+            event.set()
 
 
 def store() -> ResilientCache:

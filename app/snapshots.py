@@ -50,11 +50,11 @@ class ContentSnapshot:
 
 
 def _fresh_key(content_id: int) -> str:
-    return f"snapshot:v{SHAPE}:{store().generation()}:{content_id}"
+    return store().key("snapshots", f"v{SHAPE}:{content_id}")
 
 
 def _last_key(content_id: int) -> str:
-    return f"snapshot:last:v{SHAPE}:{content_id}"
+    return f"snapshots:last:v{SHAPE}:{content_id}"  # the named cache's too: cleared with it
 
 
 def _build(content_id: int) -> ContentSnapshot | None:
@@ -89,20 +89,25 @@ def get_snapshot(content_id: int) -> ContentSnapshot:
 def content_snapshot(content_id: int) -> ContentSnapshot | None:
     """The content's snapshot, from the cache or made now; None when there is no such content. With the database
     unreachable, the last snapshot made of it, if there is one (else the failure goes on to app/errors.py)."""
-    cache = store()
-    kept = cache.get(_fresh_key(content_id), near=True)
+    cache, key = store(), _fresh_key(content_id)
+    kept = cache.get(key, near=True)
+    claimed = kept is None and cache.claim(key)
+    if kept is None and not claimed:  # another request makes it now: wait for that one (app/caching.py)
+        kept = cache.wait(key)
     if kept is not None:
         return kept
     try:
         snapshot = _build(content_id)
+        if snapshot is not None:  # a missing id is not kept: random ids must not fill the cache
+            cache.set(key, snapshot, int(current_app.config["CATALOGUE_CACHE_SECONDS"]))
+            cache.set(_last_key(content_id), snapshot, LAST_KNOWN_SECONDS)
     except UNAVAILABLE:
         last = cache.get(_last_key(content_id))
         if last is None:
             raise
         log.warning("the database is unreachable: content %s from its last snapshot", content_id)
         return last
-    if snapshot is not None:  # a missing id is not kept: random ids must not fill the cache
-        seconds = int(current_app.config["CATALOGUE_CACHE_SECONDS"])
-        cache.set(_fresh_key(content_id), snapshot, seconds)
-        cache.set(_last_key(content_id), snapshot, LAST_KNOWN_SECONDS)
+    finally:
+        if claimed:
+            cache.settle(key)
     return snapshot

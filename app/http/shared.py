@@ -5,11 +5,12 @@ for the same address from the same country (the catalogue's reads; the embed pag
 for a viewer who sends none of the personal credentials: the device_fp or authToken cookie, the X-Session-Context or
 Authorization header). Such a response:
 
-* is kept here (app/caching.py: Redis, else in-process) for ``SHARED_CACHE_SECONDS``, compressed as sent, under the
-  address, the viewer's country, the compression the client takes, the catalogue's generation and the front end's
-  build (the configuration is read at start: a deployment that changes it restarts with a new build), and the next such
-  request is answered from it without running the view (the request id, the security headers and the conditional
-  answer are still this request's own);
+* is kept here (app/caching.py: Redis, else in-process; the named cache "responses") for ``SHARED_CACHE_SECONDS``,
+  compressed as sent, under the address, the viewer's country, the compression the client takes, the catalogue's
+  generation and the front end's build (the configuration is read at start: a deployment that changes it restarts with
+  a new build), and the next such request is answered from it without running the view (the request id, the security
+  headers and the conditional answer are still this request's own); while one request makes it, the others asking
+  for it wait for that one (single flight: a hot address made once, not once per waiting request);
 * says so to every cache on the way: ``Cache-Control: public, max-age=0, s-maxage=…, stale-while-revalidate=…``, an
   ETag, and ``Vary`` on what changes it (Accept-Encoding, the country header, and for the page the Cookie).
 
@@ -79,8 +80,8 @@ def _key() -> str:
     encoding = _choose_algorithm(compress.enabled_algorithms, request.headers.get("Accept-Encoding", "")) or "identity"
     address = request.full_path if request.query_string else request.path
     build = current_app.extensions["assets_manifest"].version()  # a new build's pages name new asset files
-    parts = f"{store().generation()}\n{build}\n{encoding}\n{viewer_country() or '-'}\n{request.host}\n{address}"
-    return "shared:" + hashlib.sha256(parts.encode()).hexdigest()
+    parts = f"{build}\n{encoding}\n{viewer_country() or '-'}\n{request.host}\n{address}"
+    return store().key("responses", hashlib.sha256(parts.encode()).hexdigest())
 
 
 def _seconds() -> int:
@@ -93,9 +94,15 @@ def answer_from_store() -> Response | None:
     if request.method not in ("GET", "HEAD") or _seconds() <= 0 or personal is None or (personal and not anonymous()):
         return None
     g.shared_key = _key()
-    kept = store().get(g.shared_key, near=True)
+    cache = store()
+    kept = cache.get(g.shared_key, near=True)
     if kept is None:
-        return None
+        if cache.claim(g.shared_key):  # this request makes it; the others asking meanwhile wait for it
+            g.shared_claim = g.shared_key
+            return None
+        kept = cache.wait(g.shared_key)
+        if kept is None:  # its maker failed or is slow: make it here too
+            return None
     status, headers, body = kept
     response = current_app.response_class(body, status=status, headers=headers)
     response.kept = True  # type: ignore[attr-defined]
@@ -132,6 +139,14 @@ def register_keeping(app: Flask) -> None:
     app.after_request(keep_and_label)
 
 
+def settle_claim(_error: BaseException | None) -> None:
+    """Whatever the view did, those waiting for the response this request claimed look again (app/caching.py)."""
+    key = g.pop("shared_claim", None)
+    if key is not None:
+        store().settle(key)
+
+
 def register_answering(app: Flask) -> None:
     """After the input limits: a kept answer is still one to a request they let through."""
     app.before_request(answer_from_store)
+    app.teardown_request(settle_claim)

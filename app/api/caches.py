@@ -1,0 +1,65 @@
+"""The named caches (spec §7 "Caches"; app/caching.py): their sizes, and clearing them, for administrators. A clear
+makes the cache's entries unreachable in every process at once (a new epoch) and then deletes them; what is asked next
+is made again, once per entry (single flight)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_smorest import Blueprint
+
+from app.api.access import ADMIN, require_role
+from app.api.docs import answers
+from app.caching import NAMED_CACHES, store
+from app.schemas.caches import CachesSchema
+from app.services.errors import NotFound
+
+blp = Blueprint("caches", __name__, description="Named caches: sizes and clearing (administrators)")
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+NAME = {"in": "path", "name": "name", "required": True, "description": "a named cache", "example": "responses",
+        "schema": {"type": "string", "enum": list(NAMED_CACHES)}}
+
+
+@blp.after_request
+def no_store(response: Any) -> Any:
+    response.cache_control.no_store = True
+    return response
+
+
+def _sizes() -> dict[str, Any]:
+    return {"caches": store().sizes()}
+
+
+@blp.route("/caches")
+@require_role(ADMIN)
+@blp.response(200, CachesSchema)
+@blp.doc(security=BEARER)
+@answers(blp, 401, 403)
+def get_caches() -> Any:
+    """The named caches and how many entries each holds."""
+    return _sizes()
+
+
+@blp.route("/caches", methods=["DELETE"])
+@require_role(ADMIN)
+@blp.response(200, CachesSchema)
+@blp.doc(security=BEARER)
+@answers(blp, 401, 403)
+def clear_caches() -> Any:
+    """Clears every named cache; answers with their sizes after."""
+    for name in NAMED_CACHES:
+        store().clear(name)
+    return _sizes()
+
+
+@blp.route("/caches/<name>", methods=["DELETE"], parameters=[NAME])
+@require_role(ADMIN)
+@blp.response(200, CachesSchema)
+@blp.doc(security=BEARER)
+@answers(blp, 401, 403, 404)
+def clear_cache(name: str) -> Any:
+    """Clears one named cache (an unknown name is a 404); answers with every cache's size after."""
+    if name not in NAMED_CACHES:
+        raise NotFound("cache_not_found", "Нет такого кэша", {"name": name, "caches": list(NAMED_CACHES)})
+    store().clear(name)
+    return _sizes()
