@@ -85,8 +85,10 @@ export class AdLayer {
       macros: { BREAKPOSITION: type === 'preroll' ? 1 : 2 }, // IAB: 1 pre-roll, 2 mid-roll
     });
     this.events.emit('unit', { unit, type });
-    // MRC viewability (ads/viewability): read at every state change (timeupdate included) and visibility change
-    const meter = new ViewabilityMeter();
+    // MRC viewability (ads/viewability): read at every state change (timeupdate included) and visibility change, on
+    // the ad's own clock, so that 2 s means 2 s of the ad played (a stall, or a first frame late after play(), counts
+    // nothing; the wall clock would)
+    const meter = new ViewabilityMeter(() => video.currentTime * 1000);
     const measurable = typeof IntersectionObserver === 'function';
     const measure = () => {
       const playing = unit.status === 'PLAYING' && !video.paused;

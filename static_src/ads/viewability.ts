@@ -11,6 +11,7 @@ export class ViewabilityMeter {
   private measured = false;
   private verdict: Verdict | null = null;
 
+  /** `now`: milliseconds on the clock the 2 s are counted on (the ad layer gives the ad's media time). */
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   /**
