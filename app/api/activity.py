@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from werkzeug.wrappers import Response
 
-from app.api.docs import VIEWER, answers
+from app.api.docs import VIEWER, answers, id_parameter
 from app.errors import ApiError
 from app.extensions import limiter
 from app.http.rates import by_ip, by_viewer, configured
@@ -25,6 +25,8 @@ limiter.limit(configured("RATE_LIMIT_VIEWER"), key_func=by_viewer)(blp)
 limiter.limit(configured("RATE_LIMIT_IP"), key_func=by_ip)(blp)
 
 EPISODE_PATH = "/contents/<int:content_id>/episodes/<int:episode_id>"
+CONTENT_ID = id_parameter("content_id", "a published content's id", 2)
+EPISODE_IDS = [CONTENT_ID, id_parameter("episode_id", "the id of one of its episodes", 3)]
 
 
 @blp.before_request
@@ -41,7 +43,7 @@ def no_store(response: Response) -> Response:
     return response
 
 
-@blp.route(f"{EPISODE_PATH}/time-progress", methods=["POST"])
+@blp.route(f"{EPISODE_PATH}/time-progress", methods=["POST"], parameters=EPISODE_IDS)
 @blp.arguments(TimeProgressSchema)
 @blp.response(204)
 @blp.doc(security=VIEWER)
@@ -51,7 +53,7 @@ def post_time_progress(body: dict[str, Any], content_id: int, episode_id: int) -
     record_time(g.viewer_key, content_id, episode_id, body["time"])
 
 
-@blp.route(f"{EPISODE_PATH}/completed")
+@blp.route(f"{EPISODE_PATH}/completed", parameters=EPISODE_IDS)
 class Completed(MethodView):
     @blp.response(204)
     @blp.doc(security=VIEWER)
@@ -68,7 +70,7 @@ class Completed(MethodView):
         set_completed(g.viewer_key, content_id, episode_id, False)
 
 
-@blp.route("/contents/<int:content_id>/episodes/watched/last")
+@blp.route("/contents/<int:content_id>/episodes/watched/last", parameters=[CONTENT_ID])
 @blp.response(200, LastWatchedSchema)
 @blp.doc(security=VIEWER)
 @answers(blp, 401, 404, 429)

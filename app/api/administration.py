@@ -9,7 +9,7 @@ from flask import current_app
 from flask_smorest import Blueprint
 
 from app.api.access import ADMIN, require_role
-from app.api.docs import answers
+from app.api.docs import answers, id_parameter
 from app.http.tokens import current_account_id
 from app.models.ids import storable_id
 from app.schemas.accounts import NewUserSchema, UserPageSchema, UserSchema, UserSearchSchema
@@ -50,7 +50,8 @@ def new_user(body: dict[str, Any]) -> Any:
     return accounts.create_account(body["email"], body["name"], body["password"], body["role"])
 
 
-@blp.route("/administration/block-user/<int:account_id>", methods=["POST"])
+@blp.route("/administration/block-user/<int:account_id>", methods=["POST"],
+           parameters=[id_parameter("account_id", "an account's id", 42)])
 @require_role(ADMIN)
 @blp.response(200, UserSchema)
 @blp.doc(security=BEARER)

@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
-from app.api.docs import SHARED_HEADERS, answers, slug_parameter
+from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
 from app.http.media import sign_address
 from app.http.origins import domain_of
 from app.http.shared import share, shareable
@@ -41,9 +41,11 @@ from app.snapshots import get_snapshot
 
 blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes and their availability")
 SLUG_PARAMETER = slug_parameter("slug", "the content's slug", "dolgaya-doroga-domoy")
+FILM_ID = id_parameter("content_id", "a published content's id", 1)
+SERIES_ID = id_parameter("content_id", "a published content's id", 2)
 
 
-@blp.route("/contents/<int:content_id>")
+@blp.route("/contents/<int:content_id>", parameters=[FILM_ID])
 @blp.etag
 @blp.response(200, ContentSchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
@@ -64,7 +66,8 @@ def get_content_by_slug(slug: str) -> Any:
     return content_of(published_id_by_slug(slug))
 
 
-@blp.route("/kinopoisk/contents/<int:kinopoisk_id>")
+@blp.route("/kinopoisk/contents/<int:kinopoisk_id>",
+           parameters=[id_parameter("kinopoisk_id", "the content's Kinopoisk id", 1000001)])
 @blp.etag
 @blp.response(200, ContentSchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
@@ -87,7 +90,7 @@ def get_most_relevant(content_type: str | None, page: int, pageSize: int) -> Any
     return most_relevant(content_type, page, pageSize).envelope()
 
 
-@blp.route("/contents/<int:content_id>/seasons")
+@blp.route("/contents/<int:content_id>/seasons", parameters=[SERIES_ID])
 @blp.etag
 @blp.response(200, SeasonSchema(many=True), headers=SHARED_HEADERS)
 @answers(blp, 404)
@@ -138,7 +141,7 @@ class FreshEpisodes(MethodView):
         return fresh_episodes(body["content_type"], body["page"], body["pageSize"]).envelope()
 
 
-@blp.route("/episodes/<int:episode_id>/resource")
+@blp.route("/episodes/<int:episode_id>/resource", parameters=[id_parameter("episode_id", "an episode's id", 3)])
 @blp.etag
 @blp.response(200, EpisodeResourceSchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
@@ -159,7 +162,7 @@ def get_episode_resource(episode_id: int) -> Any:
                   shared=not depends_on_domain(snapshot.rules))
 
 
-@blp.route("/contents/<int:content_id>/available")
+@blp.route("/contents/<int:content_id>/available", parameters=[FILM_ID])
 @blp.arguments(AvailabilityQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, AvailabilitySchema, headers=SHARED_HEADERS)
 @answers(blp, 404)

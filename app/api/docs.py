@@ -42,6 +42,12 @@ def slug_parameter(name: str, description: str, example: str, max_length: int = 
             "schema": {"type": "string", "minLength": 1, "maxLength": max_length, "pattern": f"^{SLUG.pattern}$"}}
 
 
+def id_parameter(name: str, description: str, example: int) -> dict[str, Any]:
+    """A row id in a path (``<int:name>``), given to ``blp.route(…, parameters=[…])``: what it names and an example.
+    flask-smorest merges it by name into the entry it writes from the rule, whose schema (an integer) it keeps."""
+    return {"in": "path", "name": name, "description": description, "example": example}
+
+
 # The catalogue's reads are shared responses (app/http/shared.py): what their Cache-Control says.
 SHARED_HEADERS = {
     "Cache-Control": {

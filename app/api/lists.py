@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
-from app.api.docs import SHARED_HEADERS, answers, slug_parameter
+from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
 from app.http.shared import shareable, shared
 from app.schemas.cards import ContentCardSchema
 from app.schemas.lists import (
@@ -36,6 +36,7 @@ CardPage = page_of(ContentCardSchema)
 
 SLUGS = [slug_parameter("type", "a content type's slug", "film", 64),
          slug_parameter("slug", "a category's slug within the type", "drama-films")]
+TYPE_ID = id_parameter("id", "a content type's id", 1)
 
 
 @blp.route("/categories/<string:slug>/content-type/<string:type>", parameters=SLUGS)
@@ -48,7 +49,7 @@ def get_category(slug: str, type: str) -> Any:
     return shared(lists.get_category(type, slug))
 
 
-@blp.route("/categories/tree/content-type/<int:id>")
+@blp.route("/categories/tree/content-type/<int:id>", parameters=[TYPE_ID])
 @blp.etag
 @blp.response(200, CategoryNodeSchema(many=True), headers=SHARED_HEADERS)
 @answers(blp, 404)
@@ -58,7 +59,7 @@ def get_category_tree(id: int) -> Any:
     return shared(lists.category_tree(id))
 
 
-@blp.route("/categories/main-mart/content-type/<int:id>")
+@blp.route("/categories/main-mart/content-type/<int:id>", parameters=[TYPE_ID])
 @blp.etag
 @blp.arguments(MartQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
 @blp.response(200, MartEntrySchema(many=True), headers=SHARED_HEADERS)
@@ -81,7 +82,7 @@ def get_main_mart(limit: int) -> Any:
     return shared(lists.main_mart(None, limit))
 
 
-@blp.route("/categories/filters/<int:id>")
+@blp.route("/categories/filters/<int:id>", parameters=[TYPE_ID])
 @blp.etag
 @blp.response(200, FacetsSchema, headers=SHARED_HEADERS)
 @answers(blp, 404)

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
-from app.api.docs import SHARED_HEADERS, answers, slug_parameter
+from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
 from app.http.shared import shareable, shared
 from app.schemas.paging import PageQuerySchema, page_of
 from app.schemas.reference import (
@@ -52,7 +52,7 @@ def get_types() -> Any:
     return shared(reference.content_types())
 
 
-@blp.route("/types/<int:type_id>")
+@blp.route("/types/<int:type_id>", parameters=[id_parameter("type_id", "a content type's id", 1)])
 @blp.etag
 @blp.response(200, ContentTypeSchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
@@ -91,7 +91,7 @@ def get_tags(query: str | None, page: int, pageSize: int) -> Any:
     return envelope(reference.tags(query, page, pageSize))
 
 
-@blp.route("/tags/<int:tag_id>")
+@blp.route("/tags/<int:tag_id>", parameters=[id_parameter("tag_id", "a tag's id", 1)])
 @blp.etag
 @blp.response(200, TagSchema, headers=SHARED_HEADERS)
 @answers(blp, 404)
@@ -186,7 +186,7 @@ def post_persons_of_type(slug: str, query: str | None, page: int, pageSize: int)
     return envelope(reference.persons_of_type(slug, query, page, pageSize))
 
 
-@blp.route("/persons/<int:person_id>/contents")
+@blp.route("/persons/<int:person_id>/contents", parameters=[id_parameter("person_id", "a person's id", 2)])
 @blp.etag
 @blp.arguments(PageQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, page_of(PersonContentSchema), headers=SHARED_HEADERS)

@@ -51,7 +51,8 @@ def signed_by_provider(view: Callable[..., Any]) -> Callable[..., Any]:
 @blp.response(200, PaymentAckSchema)
 @blp.doc(parameters=[{"in": "header", "name": SIGNATURE_HEADER, "required": True, "schema": {
     "type": "string", "pattern": "^sha256=[0-9a-f]{64}$"},
-    "description": "HMAC-SHA256 of the raw body with the shared secret, as sha256=<hex>"}])
+    "description": "HMAC-SHA256 of the raw body with the shared secret, as sha256=<hex>",
+    "example": "sha256=" + "3f" * 32}])
 @answers(blp, 401, 404, 422, body=True)
 def notify(body: dict[str, Any]) -> Any:
     """The payment provider's callback: activates (payment.succeeded) or cancels (subscription.cancelled) a

@@ -15,6 +15,15 @@ from app.schemas.common import Count, Text
 MAX_PASSWORD_INPUT = 1024  # the rules (app/services/passwords.py) say more; this bounds what is read at all
 MAX_TOKEN = 4096
 
+# The document's examples of a session's tokens (HS256, flask-jwt-extended's default; the signatures are made up)
+_JWT_HEADER = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+EXAMPLE_ACCESS = (f"{_JWT_HEADER}.eyJzdWIiOiI0MiIsInR5cGUiOiJhY2Nlc3MiLCJyb2xlIjoidmlld2VyIiwic2lkIjoiNWYwYzJhOWUiLCJl"
+                  "eHAiOjE3OTU2NDEzMDB9.f4_EhPqsvGqN14VIqXc9sUIA55BdS-kwM33lcSIQQ-k")
+EXAMPLE_REFRESH = (f"{_JWT_HEADER}.eyJzdWIiOiI0MiIsInR5cGUiOiJyZWZyZXNoIiwic2lkIjoiNWYwYzJhOWUiLCJleHAiOjE3OTgyMzMzMDB9"
+                   ".QhJJNP3kRn2y_omKpicSCwOYvyGiFmzFnNzBgD8v-LQ")
+EXAMPLE_SUBSCRIPTION = {"id": 7, "plan": "month", "status": "active", "createdAt": "2026-11-25T17:05:00+00:00",
+                        "activeUntil": "2026-12-25T17:05:00+00:00"}
+
 
 def Email(**kwargs: object) -> fields.Email:
     return fields.Email(validate=validate.Length(max=MAX_EMAIL), metadata={"example": "viewer@example.com"},
@@ -22,14 +31,15 @@ def Email(**kwargs: object) -> fields.Email:
 
 
 def Password(**kwargs: object) -> Text:
-    return Text(load_only=True, validate=validate.Length(min=1, max=MAX_PASSWORD_INPUT), **kwargs)
+    return Text(load_only=True, validate=validate.Length(min=1, max=MAX_PASSWORD_INPUT),
+                metadata={"example": "Tikhaya-gavan-2024"}, **kwargs)
 
 
 def NewPassword(**kwargs: object) -> Text:
     """A password to be set: its length is a rule of app/services/passwords.py (a weak_password error, in Russian,
     like its other rules); the document states it."""
     return Text(load_only=True, validate=validate.Length(min=1, max=MAX_PASSWORD_INPUT),
-                metadata={"minLength": MIN_LENGTH, "maxLength": MAX_LENGTH,
+                metadata={"minLength": MIN_LENGTH, "maxLength": MAX_LENGTH, "example": "Morskoy-briz-2026",
                           "description": f"{MIN_LENGTH} to {MAX_LENGTH} characters, not a common password"},
                 **kwargs)
 
@@ -66,15 +76,17 @@ class CredentialsSchema(Schema):
 
 class RefreshRequestSchema(Schema):
     refreshToken = Text(validate=validate.Length(min=1, max=MAX_TOKEN), metadata={
-        "description": "the refresh token; without it, the refreshToken cookie (with X-CSRF-TOKEN)"})
+        "description": "the refresh token; without it, the refreshToken cookie (with X-CSRF-TOKEN)",
+        "example": EXAMPLE_REFRESH})
     accessToken = Text(validate=validate.Length(max=MAX_TOKEN), metadata={
-        "description": "the expired access token (spec §7); accepted and not needed"})
+        "description": "the expired access token (spec §7); accepted and not needed", "example": EXAMPLE_ACCESS})
 
 
 class TokensSchema(Schema):
-    accessToken = fields.Str(required=True)
-    refreshToken = fields.Str(required=True)
-    expiresAt = fields.DateTime(required=True, metadata={"description": "when the access token expires"})
+    accessToken = fields.Str(required=True, metadata={"example": EXAMPLE_ACCESS})
+    refreshToken = fields.Str(required=True, metadata={"example": EXAMPLE_REFRESH})
+    expiresAt = fields.DateTime(required=True, metadata={"description": "when the access token expires",
+                                                         "example": "2026-11-25T21:15:00+00:00"})
 
 
 class EmailSchema(Schema):
@@ -97,27 +109,30 @@ class RenameQuerySchema(Schema):
 
 
 class AcceptedSchema(Schema):
-    message = fields.Str(required=True)
+    message = fields.Str(required=True, metadata={"example": "Проверьте почту: мы отправили письмо с кодом"})
 
 
 class SubscriptionSchema(Schema):
-    id = fields.Int(required=True)
-    plan = fields.Str(required=True)
-    status = fields.Enum(SubscriptionStatus, by_value=True, required=True)
-    createdAt = fields.DateTime(attribute="created_at", required=True)
-    activeUntil = fields.DateTime(attribute="active_until", allow_none=True)
+    id = fields.Int(required=True, metadata={"example": EXAMPLE_SUBSCRIPTION["id"]})
+    plan = fields.Str(required=True, metadata={"example": EXAMPLE_SUBSCRIPTION["plan"]})
+    status = fields.Enum(SubscriptionStatus, by_value=True, required=True,
+                         metadata={"example": EXAMPLE_SUBSCRIPTION["status"]})
+    createdAt = fields.DateTime(attribute="created_at", required=True,
+                                metadata={"example": EXAMPLE_SUBSCRIPTION["createdAt"]})
+    activeUntil = fields.DateTime(attribute="active_until", allow_none=True,
+                                  metadata={"example": EXAMPLE_SUBSCRIPTION["activeUntil"]})
 
 
 class UserSchema(Schema):
-    id = fields.Int(required=True)
-    email = fields.Str(required=True)
-    name = fields.Str(required=True)
-    role = fields.Enum(Role, by_value=True, required=True)
+    id = fields.Int(required=True, metadata={"example": 42})
+    email = fields.Str(required=True, metadata={"example": "viewer@example.com"})
+    name = fields.Str(required=True, metadata={"example": "Анна"})
+    role = fields.Enum(Role, by_value=True, required=True, metadata={"example": Role.VIEWER.value})
     subscription = fields.Method("dump_subscription", allow_none=True, metadata={
-        "description": "the latest subscription, or null"})
-    confirmed = fields.Bool()
-    blocked = fields.Bool()
-    createdAt = fields.DateTime(attribute="created_at")
+        "description": "the latest subscription, or null", "example": EXAMPLE_SUBSCRIPTION})
+    confirmed = fields.Bool(metadata={"example": True})
+    blocked = fields.Bool(metadata={"example": False})
+    createdAt = fields.DateTime(attribute="created_at", metadata={"example": "2026-10-01T09:30:00+00:00"})
 
     def dump_subscription(self, account: object) -> object:
         latest = next(iter(getattr(account, "subscriptions", [])), None)
@@ -141,34 +156,39 @@ class SubscriptionQuerySchema(Schema):
 
 class PaymentEventSchema(Schema):
     eventId = fields.Str(required=True, validate=[validate.Length(min=1, max=128),
-                                                  validate.Regexp(r"\A[\x21-\x7e]+\Z")])
-    subscriptionId = fields.Int(required=True, strict=True, validate=validate.Range(min=1, max=2**31 - 1))
-    type = fields.Str(required=True, validate=validate.OneOf(["payment.succeeded", "subscription.cancelled"]))
+                                                  validate.Regexp(r"\A[\x21-\x7e]+\Z")],
+                         metadata={"example": "evt_2Nq8sK4dVb7Xc1Lm"})
+    subscriptionId = fields.Int(required=True, strict=True, validate=validate.Range(min=1, max=2**31 - 1),
+                                metadata={"example": EXAMPLE_SUBSCRIPTION["id"]})
+    type = fields.Str(required=True, validate=validate.OneOf(["payment.succeeded", "subscription.cancelled"]),
+                      metadata={"example": "payment.succeeded"})
 
 
 class PaymentAckSchema(Schema):
-    eventId = fields.Str(required=True)
-    duplicate = fields.Bool(required=True, metadata={"description": "this event was handled before"})
+    eventId = fields.Str(required=True, metadata={"example": "evt_2Nq8sK4dVb7Xc1Lm"})
+    duplicate = fields.Bool(required=True, metadata={"description": "this event was handled before",
+                                                     "example": False})
     subscription = fields.Nested(SubscriptionSchema, required=True)
 
 
 class UserSearchSchema(Schema):
-    query = Text(validate=validate.Length(max=MAX_EMAIL), metadata={"description": "part of the email or name"})
-    role = fields.Enum(Role, by_value=True)
-    blocked = fields.Bool()
-    page = Count(load_default=1, validate=validate.Range(min=1, max=10_000))
-    pageSize = Count(load_default=20, validate=validate.Range(min=1, max=100))
+    query = Text(validate=validate.Length(max=MAX_EMAIL), metadata={"description": "part of the email or name",
+                                                                     "example": "анна"})
+    role = fields.Enum(Role, by_value=True, metadata={"example": Role.VIEWER.value})
+    blocked = fields.Bool(metadata={"example": False})
+    page = Count(load_default=1, validate=validate.Range(min=1, max=10_000), metadata={"example": 1})
+    pageSize = Count(load_default=20, validate=validate.Range(min=1, max=100), metadata={"example": 20})
 
 
 class UserPageSchema(Schema):
     items = fields.List(fields.Nested(UserSchema), required=True)
-    total = fields.Int(required=True)
-    page = fields.Int(required=True)
-    pageSize = fields.Int(required=True)
+    total = fields.Int(required=True, metadata={"example": 1})
+    page = fields.Int(required=True, metadata={"example": 1})
+    pageSize = fields.Int(required=True, metadata={"example": 20})
 
 
 class NewUserSchema(Schema):
     email = Email(required=True)
     name = Name(required=True)
     password = NewPassword(required=True)
-    role = fields.Enum(Role, by_value=True, load_default=Role.VIEWER)
+    role = fields.Enum(Role, by_value=True, load_default=Role.VIEWER, metadata={"example": Role.EDITOR.value})

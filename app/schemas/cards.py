@@ -20,11 +20,14 @@ class ContentCardSchema(Schema):
     title = fields.Str(required=True, metadata={"example": "Тихая гавань"})
     originalTitle = fields.Str(attribute="original_title", allow_none=True, metadata={"example": "Quiet Harbour"})
     year = fields.Int(allow_none=True, metadata={"example": 2023})
-    posterUrl = fields.Str(attribute="poster_url", allow_none=True)
-    contentType = fields.Nested(LabelSchema, attribute="content_type", required=True)
-    hasMultipleEpisodes = fields.Bool(attribute="has_multiple_episodes", required=True)
+    posterUrl = fields.Str(attribute="poster_url", allow_none=True,
+                           metadata={"example": "/media/posters/series-s1e1.jpg"})
+    contentType = fields.Nested(LabelSchema, attribute="content_type", required=True,
+                                metadata={"example": {"slug": "series", "title": "Сериал"}})
+    hasMultipleEpisodes = fields.Bool(attribute="has_multiple_episodes", required=True, metadata={"example": True})
     ageRating = fields.Int(attribute="age_rating", allow_none=True, metadata={"example": 16})
-    genres = fields.List(fields.Nested(LabelSchema), required=True)
+    genres = fields.List(fields.Nested(LabelSchema), required=True, metadata={"example": [
+        {"slug": "detective", "title": "Детектив"}, {"slug": "drama", "title": "Драма"}]})
     rating = fields.Method("dump_rating", required=True, metadata={"example": {
         "kinopoisk": {"value": 8.2}, "imdb": {"value": 7.9, "url": "https://www.imdb.com/title/tt0000002/"}}})
 

@@ -29,8 +29,8 @@ class PlayerContentSchema(Schema):
     poster_url = fields.Str(data_key="posterUrl", allow_none=True, metadata={"example": "/media/posters/film-long.jpg"})
     content_type = fields.Nested(SlugSchema, data_key="contentType")
     year = fields.Int(allow_none=True, metadata={"example": 2021})
-    countries = fields.List(fields.Nested(SlugSchema))
-    languages = fields.List(fields.Nested(LanguageRefSchema))
+    countries = fields.List(fields.Nested(SlugSchema), metadata={"example": [{"slug": "ru"}]})
+    languages = fields.List(fields.Nested(LanguageRefSchema), metadata={"example": [{"code": "en"}, {"code": "ru"}]})
     kinopoisk_id = fields.Int(data_key="kinopoiskId", allow_none=True, metadata={"example": 1000001})
     imdb_id = fields.Str(data_key="imdbId", allow_none=True, metadata={"example": "tt0000001"})
     rating = fields.Method("dump_rating", metadata={"example": {
@@ -60,7 +60,7 @@ class CreditSchema(Schema):
 class CreditGroupSchema(Schema):
     """The persons of one type (actors, directors…) in a content, in credits order."""
 
-    type = fields.Nested(LabelSchema, required=True)
+    type = fields.Nested(LabelSchema, required=True, metadata={"example": {"slug": "actor", "title": "Актёр"}})
     persons = fields.List(fields.Nested(CreditSchema), required=True)
 
 
@@ -82,18 +82,25 @@ class ContentDetailsSchema(Schema):
     slug = fields.Str(required=True, metadata={"example": "dolgaya-doroga-domoy"})
     originalTitle = fields.Str(attribute="original_title", required=True, allow_none=True,
                                metadata={"example": "The Long Way Home"})
-    description = fields.Str(required=True, metadata={"example": "Отец и сын едут через всю страну…"})
+    description = fields.Str(required=True, metadata={
+        "example": "Отец и сын едут через всю страну, чтобы успеть домой к зиме."})
     ageRating = fields.Int(attribute="age_rating", required=True, allow_none=True,
                            metadata={"example": 12, "description": "0, 6, 12, 16 or 18 (years)"})
     updatedAt = fields.AwareDateTime(attribute="updated_at", format="iso", required=True,
-                                     metadata={"example": "2024-05-01T10:00:00+00:00"})
-    genres = fields.List(fields.Nested(LabelSchema), required=True)
-    tags = fields.List(fields.Nested(LabelSchema), required=True)
-    voiceAuthors = fields.List(fields.Nested(LabelSchema), attribute="voice_authors", required=True)
-    subtitles = fields.List(fields.Nested(SubtitleRefSchema), required=True)
+                                     metadata={"example": "2026-11-25T17:00:00+00:00"})
+    genres = fields.List(fields.Nested(LabelSchema), required=True, metadata={"example": [
+        {"slug": "adventure", "title": "Приключения"}, {"slug": "drama", "title": "Драма"}]})
+    tags = fields.List(fields.Nested(LabelSchema), required=True,
+                       metadata={"example": [{"slug": "road-movie", "title": "Роуд-муви"}]})
+    voiceAuthors = fields.List(fields.Nested(LabelSchema), attribute="voice_authors", required=True, metadata={
+        "example": [{"slug": "dubliazh", "title": "Дубляж"}, {"slug": "original", "title": "Оригинал"}]})
+    subtitles = fields.List(fields.Nested(SubtitleRefSchema), required=True, metadata={
+        "example": [{"code": "en", "title": "English"}, {"code": "ru", "title": "Русский"}]})
     persons = CreditGroups(fields.Nested(CreditGroupSchema), required=True, metadata={"example": [
         {"type": {"slug": "director", "title": "Режиссёр"},
-         "persons": [{"id": 1, "slug": "anna-morozova", "name": "Анна Морозова", "character": None}]}]})
+         "persons": [{"id": 1, "slug": "anna-morozova", "name": "Анна Морозова", "character": None}]},
+        {"type": {"slug": "actor", "title": "Актёр"},
+         "persons": [{"id": 2, "slug": "ivan-petrov", "name": "Иван Петров", "character": "Отец"}]}]})
 
 
 class ContentSchema(PlayerContentSchema, ContentDetailsSchema):
@@ -102,35 +109,37 @@ class ContentSchema(PlayerContentSchema, ContentDetailsSchema):
 
 
 class SeasonSchema(Schema):
-    id = fields.Int()
-    order = fields.Int()
-    title = fields.Str(allow_none=True)
+    id = fields.Int(metadata={"example": 1})
+    order = fields.Int(metadata={"example": 1})
+    title = fields.Str(allow_none=True, metadata={"example": "Сезон 1"})
 
 
 class SeasonRefSchema(Schema):
-    id = fields.Int()
-    order = fields.Int()
+    id = fields.Int(metadata={"example": 1})
+    order = fields.Int(metadata={"example": 1})
 
 
 class EpisodeSchema(Schema):
-    id = fields.Int()
-    order = fields.Int()
-    title = fields.Str()
-    description = fields.Str()
-    duration = fields.Int(allow_none=True)
-    poster_path = fields.Str(data_key="posterPath", allow_none=True)
-    master_file_path = fields.Str(data_key="m3u8MasterFilePath", allow_none=True)
+    id = fields.Int(metadata={"example": 3})
+    order = fields.Int(metadata={"example": 2})
+    title = fields.Str(metadata={"example": "Шторм"})
+    description = fields.Str(metadata={"example": "Шторм отрезает остров от большой земли."})
+    duration = fields.Int(allow_none=True, metadata={"example": 2640})
+    poster_path = fields.Str(data_key="posterPath", allow_none=True,
+                             metadata={"example": "/media/posters/series-s1e2.jpg"})
+    master_file_path = fields.Str(data_key="m3u8MasterFilePath", allow_none=True, metadata={
+        "example": "/media/s/MavnMAFlLIphW4lrGG7-7g/1795642200/ru/titles/series-s1e2/master.json"})
     # Whether this viewer finished the episode; dump_episodes() fills it from the viewer's history.
-    is_completed = fields.Bool(data_key="isCompleted", dump_default=False)
+    is_completed = fields.Bool(data_key="isCompleted", dump_default=False, metadata={"example": False})
     season = fields.Nested(SeasonRefSchema, allow_none=True)
 
 
 class AvailabilitySchema(Schema):
-    available = fields.Bool(required=True)
+    available = fields.Bool(required=True, metadata={"example": True})
 
 
 class EpisodesQuerySchema(Schema):
-    content_id = Id(data_key="content-id", required=True)
+    content_id = Id(data_key="content-id", required=True, metadata={"example": 2})
 
 
 class MostRelevantQuerySchema(PageQuerySchema):
@@ -139,7 +148,8 @@ class MostRelevantQuerySchema(PageQuerySchema):
 
 
 class AvailabilityQuerySchema(Schema):
-    domain = Text(load_default=None, metadata={"description": "the embedding page's address or host"})
+    domain = Text(load_default=None, metadata={"description": "the embedding page's address or host",
+                                               "example": "partner.example"})
 
 
 def dump_episodes(episodes: list[Any], completed: frozenset[int] = frozenset()) -> list[dict[str, Any]]:

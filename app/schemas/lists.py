@@ -31,8 +31,10 @@ class CategorySchema(Schema):
     slug = fields.Str(required=True, metadata={"example": "drama-films"})
     title = fields.Str(required=True, metadata={"example": "Драмы"})
     description = fields.Str(required=True, metadata={"example": ""})
-    parent = fields.Nested(CategoryRefSchema, required=True, allow_none=True)
-    children = fields.List(fields.Nested(CategoryRefSchema), required=True)
+    parent = fields.Nested(CategoryRefSchema, required=True, allow_none=True,
+                           metadata={"example": None})  # a category of the type's first level, as most are
+    children = fields.List(fields.Nested(CategoryRefSchema), required=True,
+                           metadata={"example": [{"slug": "family-dramas", "title": "Семейные драмы"}]})
 
 
 class CategoryNodeSchema(Schema):
@@ -45,11 +47,11 @@ class CategoryNodeSchema(Schema):
 
 
 class MartCategorySchema(Schema):
-    id = fields.Int(required=True, metadata={"example": 1})
+    id = fields.Int(required=True, metadata={"example": 4})
     slug = fields.Str(required=True, metadata={"example": "new"})
-    title = fields.Str(required=True, metadata={"example": "Новинки"})
+    title = fields.Str(required=True, metadata={"example": "Новые сериалы"})
     contentType = fields.Nested(LabelSchema, attribute="content_type", required=True,
-                                metadata={"example": {"slug": "film", "title": "Фильм"}})
+                                metadata={"example": {"slug": "series", "title": "Сериал"}})
 
 
 class MartEntrySchema(Schema):

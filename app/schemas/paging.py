@@ -16,9 +16,9 @@ MAX_PAGE = 10_000  # beyond it an offset costs the database more than any reader
 
 class PageQuerySchema(Schema):
     page = Count(load_default=1, validate=validate.Range(min=1, max=MAX_PAGE),
-                 metadata={"description": "the page, from 1"})
+                 metadata={"description": "the page, from 1", "example": 1})
     pageSize = Count(load_default=DEFAULT_PAGE_SIZE, validate=validate.Range(min=1, max=MAX_PAGE_SIZE),
-                     metadata={"description": f"items per page, at most {MAX_PAGE_SIZE}"})
+                     metadata={"description": f"items per page, at most {MAX_PAGE_SIZE}", "example": 20})
 
 
 @cache
@@ -27,7 +27,7 @@ def page_of(item: type[Schema]) -> type[Schema]:
     name = item.__name__.removesuffix("Schema") + "PageSchema"
     return type(name, (Schema,), {
         "items": fields.List(fields.Nested(item), required=True),
-        "total": fields.Int(required=True, metadata={"description": "items matching, on every page"}),
-        "page": fields.Int(required=True),
-        "pageSize": fields.Int(required=True),
+        "total": fields.Int(required=True, metadata={"description": "items matching, on every page", "example": 1}),
+        "page": fields.Int(required=True, metadata={"example": 1}),
+        "pageSize": fields.Int(required=True, metadata={"example": 20}),
     })

@@ -63,7 +63,8 @@ class PersonSchema(Schema):
     slug = fields.Str(required=True, metadata={"example": "ivan-petrov"})
     name = fields.Str(required=True, metadata={"example": "Иван Петров"})
     originalName = fields.Str(attribute="original_name", allow_none=True, metadata={"example": "Ivan Petrov"})
-    photoUrl = fields.Str(attribute="photo_url", allow_none=True, metadata={"example": None})
+    photoUrl = fields.Str(attribute="photo_url", allow_none=True,
+                          metadata={"example": "/media/photos/ivan-petrov.jpg"})
 
 
 class PersonPartSchema(Schema):

@@ -21,7 +21,7 @@ class SearchBodySchema(ContentsBodySchema):
 
     query = Text(required=True, validate=validate.Length(min=1, max=MAX_QUERY), metadata={
         "description": "the words to find: Russian in any form, with a typo, transliterated, or the original title",
-        "example": "долгой дороги"})
+        "example": "тихая говань"})
 
 
 class SearchQuerySchema(SearchBodySchema):
@@ -32,5 +32,5 @@ class SearchQuerySchema(SearchBodySchema):
 
 SearchPageSchema = type("SearchPageSchema", (page_of(ContentCardSchema),), {
     "corrected": fields.Str(allow_none=True, required=True, metadata={
-        "description": "the words searched when a typo was corrected, else null", "example": "долгая дорога"}),
+        "description": "the words searched when a typo was corrected, else null", "example": "тихая гавань"}),
 })

@@ -12,8 +12,10 @@ from app.schemas.common import Text
 class MenuItemSchema(Schema):
     title = fields.Str(required=True, metadata={"example": "Фильмы"})
     url = fields.Str(required=True, metadata={"example": "/films", "description": "a path of the site or a URL"})
-    children = fields.List(fields.Nested(lambda: MenuItemSchema()), required=True,
-                           metadata={"description": "the entries under this one, in order"})
+    children = fields.List(fields.Nested(lambda: MenuItemSchema()), required=True, metadata={
+        "description": "the entries under this one, in order",
+        "example": [{"title": "Новинки", "url": "/films/new", "children": []},
+                    {"title": "Драмы", "url": "/films/drama-films", "children": []}]})
 
 
 class RedirectQuerySchema(Schema):
