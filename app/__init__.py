@@ -102,9 +102,10 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.ops import blp as ops_api
     from app.api.reference import blp as reference_api
     from app.api.search import blp as search_api
+    from app.api.seo import blp as seo_api
     from app.api.site import blp as site_api
     from app.api.subscriptions import blp as subscriptions_api
-    from app.cli import demo_cli, search_cli
+    from app.cli import demo_cli, search_cli, sitemap_cli
     from app.errors import register_error_handlers
     from app.extensions import api
     from app.http.headers import register_security_headers
@@ -131,6 +132,7 @@ def _register_blueprints(app: Flask) -> None:
     api.register_blueprint(subscriptions_api)
     api.register_blueprint(administration_api)
     api.register_blueprint(caches_api)
+    api.register_blueprint(seo_api)
     register_token_handlers()
     api.register_blueprint(ads_api)
     app.register_blueprint(player_bp)
@@ -139,4 +141,5 @@ def _register_blueprints(app: Flask) -> None:
     register_security_headers(app)  # framing and CSP headers on every response
     app.cli.add_command(demo_cli)
     app.cli.add_command(search_cli)
+    app.cli.add_command(sitemap_cli)
     register_error_handlers(app)  # after flask-smorest's, so that ours answer

@@ -1,4 +1,4 @@
-"""``flask demo …``: the demo catalogue and its sample media."""
+"""``flask demo …``: the demo catalogue and its sample media; ``flask search …``, ``flask sitemap …``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,36 @@ from flask.cli import AppGroup
 
 demo_cli = AppGroup("demo", help="The demo catalogue and its generated sample media.")
 search_cli = AppGroup("search", help="The catalogue's search index.")
+sitemap_cli = AppGroup("sitemap", help="The sitemaps, generated ahead (app/services/sitemaps.py).")
+DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"  # the sitemaps' addresses without PUBLIC_URL: make start's
+
+
+@sitemap_cli.command("generate")
+@click.option("--base-url", help="The origin the files' addresses start with [default: PUBLIC_URL, else "
+              f"{DEVELOPMENT_BASE_URL}].")
+def sitemap_generate_command(base_url: str | None) -> None:
+    """Generate every sitemap file and the index, and make them live at once (after the catalogue changed; from
+    cron, say hourly)."""
+    if not generate_sitemaps(base_url):
+        raise click.exceptions.Exit(1)
+
+
+def generate_sitemaps(base_url: str | None = None) -> bool:
+    """Generates the sitemaps and says what came of it; False when another generation was running."""
+    from app.extensions import db
+    from app.services.sitemaps import GenerationRunning, generate, sitemap_config
+
+    base = base_url or current_app.config["PUBLIC_URL"] or DEVELOPMENT_BASE_URL
+    try:
+        made = generate(db.session, sitemap_config(current_app.config, base))
+    except GenerationRunning as error:
+        click.echo(f"sitemaps: {error.message}", err=True)
+        return False
+    except ValueError as error:  # a --base-url that is no origin
+        raise click.BadParameter(str(error), param_hint="--base-url") from None
+    click.echo(f"sitemaps: {made.url_count:,} URLs ({made.video_count:,} videos) in {made.file_count} files, "
+               f"{(made.duration_ms or 0) / 1000:.1f} s, for {made.base_url}")
+    return True
 
 
 @search_cli.command("reindex")
@@ -42,6 +72,7 @@ def seed_command(reset: bool) -> None:
         click.echo("demo accounts: none with ENV=production (their password is public)")
     else:
         click.echo(f"demo accounts: {seed_accounts(current_app.config['ENV'])} added (password in the README)")
+    generate_sitemaps()
 
 
 @demo_cli.command("catalogue")
@@ -63,6 +94,7 @@ def catalogue_command(titles: int, seed: int) -> None:
     episodes = generate(titles, seed=seed, media_url=current_app.config["MEDIA_URL_PATH"], progress=progress)
     invalidate_catalogue()
     click.echo(f"added {titles:,} titles with {episodes:,} episodes in {time.monotonic() - started:.0f} s")
+    generate_sitemaps()
 
 
 @demo_cli.command("media")

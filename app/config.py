@@ -184,6 +184,16 @@ class Settings:
     # POST /subscription/notify body (HMAC-SHA256 in X-Signature). Empty: notifications are refused (503).
     SUBSCRIPTION_PLANS: str = "month=30,year=365"
     PAYMENT_WEBHOOK_SECRET: str = ""
+    # Sitemaps (app/services/sitemaps.py, generated ahead by `flask sitemap generate`): the most <url> entries and
+    # uncompressed bytes one /sitemap{n}.xml may hold (the sitemaps.org protocol's limits are the defaults and the
+    # largest allowed: 50,000 and 50 MiB), and how long robots.txt, the index and the files may be kept (max-age).
+    SITEMAP_MAX_URLS: int = 50_000
+    SITEMAP_MAX_BYTES: int = 52_428_800
+    SITEMAP_CACHE_SECONDS: int = 3600
+    # The <loc> of each episode: the site's page for it, a template with {id}, {slug}, {type}, {season}, {episode}
+    # and {episode_id} ("https://site.example/{type}/{slug}/season-{season}/episode-{episode}"; {season} is empty for
+    # an episode without one; origin-relative is taken as this service's). Empty (the default): our player page.
+    SITEMAP_PAGE_URL: str = ""
     # Extra keys for tests (TESTING=True etc.) pass straight through to Flask.
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -248,6 +258,15 @@ class Settings:
         if not 0 <= self.REFRESH_GRACE_SECONDS <= 10:
             raise ValueError("REFRESH_GRACE_SECONDS must be 0 to 10: a longer window lets a stolen token in")
         parse_plans(self.SUBSCRIPTION_PLANS)  # raises ValueError naming a bad entry
+        if not 1 <= self.SITEMAP_MAX_URLS <= 50_000:
+            raise ValueError("SITEMAP_MAX_URLS must be 1 to 50,000 (the sitemaps protocol's limit)")
+        if not 4096 <= self.SITEMAP_MAX_BYTES <= 52_428_800:
+            raise ValueError("SITEMAP_MAX_BYTES must be 4096 to 52,428,800 (50 MiB, the sitemaps protocol's limit)")
+        try:
+            self.SITEMAP_PAGE_URL.format(id=1, slug="s", type="film", season="1", episode="1", episode_id=1)
+        except (KeyError, IndexError, ValueError) as error:
+            raise ValueError(f"SITEMAP_PAGE_URL: {self.SITEMAP_PAGE_URL!r} is not a template of {{id}}, {{slug}}, "
+                             f"{{type}}, {{season}}, {{episode}}, {{episode_id}} ({error})") from None
         if self.MEDIA_URL_TTL < 600:
             raise ValueError("MEDIA_URL_TTL must be at least 600 seconds: signed addresses are rounded to 10 minutes")
         for name in ("SECRET_KEY", "JWT_SECRET_KEY", "MEDIA_URL_SECRET", "PAYMENT_WEBHOOK_SECRET"):

@@ -26,6 +26,7 @@ from app.models.catalogue import (
 from app.models.persons import ContentPerson, Person, PersonType
 from app.models.search import SearchDocument, SearchWord
 from app.models.site import MenuItem, PromoSlide, Redirect
+from app.models.sitemaps import SitemapFile, SitemapState
 from app.models.taxonomy import Category, ContentCategory, Genre, Tag, VoiceAuthor
 
 __all__ = [
@@ -60,6 +61,8 @@ __all__ = [
     "SearchDocument",
     "SearchWord",
     "Season",
+    "SitemapFile",
+    "SitemapState",
     "Subscription",
     "SubscriptionStatus",
     "Tag",

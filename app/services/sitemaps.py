@@ -1,0 +1,670 @@
+"""Sitemaps (the sitemaps.org protocol with Google's video extension) and robots.txt.
+
+The files are generated ahead (``generate``: ``flask sitemap generate``, the administrators' debug call, the demo
+seeders) and kept in the database (app/models/sitemaps.py), so that a request for one is one query for one row,
+whatever the catalogue's size. Generation streams: contents in keyset batches of ``BATCH`` (three queries a batch:
+the contents, their episodes, their availability rules), each <url> serialized by one incremental lxml serializer
+(``etree.xmlfile``) into the file under way, gzipped as it goes; a file is committed as soon as it is full, so memory
+holds one batch and one compressed file. A file is full at ``max_urls`` entries or at the next entry that would take
+it past ``max_bytes`` uncompressed (the protocol's 50,000 and 50 MiB by default).
+
+What is listed: one <url> per playable episode (one with a master file) of each published content, in play order
+(content id, then episodes outside seasons, season order, episode order, id); consecutive episodes whose page is
+the same address share one <url> with a <video:video> each. Its <video:video> says: the thumbnail (the episode's
+poster, else the content's; without either there is no video element, the page is still listed), the title (the
+content's, with season, episode and the episode's own title for a series; at most 100 characters), the description
+(the episode's, else the content's, else the title; at most 2,048), the duration (1 to 28,800 s, else left out),
+``player_loc`` (our embed address, ``/?movie_id=…&episode_id=…``), the publication date (the content's creation),
+``family_friendly`` no for age rating 18, and the country restriction of its availability rules.
+
+Left out entirely: a content with an allow-domain rule (licensed to named sites only): its player page refuses a
+crawler, which embeds it on no site, so neither its page (by default our player page) nor its ``player_loc`` could be
+fetched; and a content whose allowed countries are all blocked (it plays nowhere). A block-domain rule alone does not
+matter to a crawler. The country rules become ``<video:restriction>``: ``allow`` with the allowed countries minus the
+blocked ones when any country is allowed, else ``deny`` with the blocked ones, nothing when there are none.
+
+The page (<loc>) is the site's page for the episode when ``page_url`` (SITEMAP_PAGE_URL) gives a template, else our
+player page as a viewer would link it: the spec's share address ``/season-S/episode-E?movie_id=…`` for an episode in
+a season, ``/?movie_id=…`` for the one a bare link opens (a film's), the embed address itself for any other (Google
+asks for a page other than ``player_loc``; only a content with several episodes outside seasons has such).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import logging
+import re
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, cast
+from urllib.parse import quote, urljoin, urlsplit
+
+from lxml import etree
+from sqlalchemy import ColumnElement, and_, case, delete, func, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.orm import Session, scoped_session
+
+from app.models import AvailabilityRule, Content, ContentType, Episode, RuleKind, Season
+from app.models.sitemaps import STATE_ID, SitemapFile, SitemapState
+from app.services.errors import Conflict
+
+log = logging.getLogger(__name__)
+AnySession = Session | scoped_session[Any]  # db.session, or a session of one's own
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
+NSMAP = {None: SITEMAP_NS, "video": VIDEO_NS}
+INDEX = 0  # the index's file number; /sitemap{n}.xml are 1…
+BATCH = 2000  # contents per query
+MAX_TITLE = 100  # the video schema's limits, in characters
+MAX_DESCRIPTION = 2048
+MAX_LOC = 2048  # sitemap.xsd: a <loc> of 12 to 2,048 characters
+MAX_DURATION = 28_800
+GZIP_LEVEL = 6
+LOCK_STALE = timedelta(minutes=10)  # a generation not heard of for this long died: another may take over
+_COUNTRY = re.compile(r"[a-z]{2}")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")  # no XML 1.0 document may hold these
+_URL_SAFE = "%/:=&?~#+!$,;'@()*[]"  # kept as they are: a URL's own punctuation and its escapes
+_UNSAFE_IN_URL = re.compile(r"[^A-Za-z0-9._~%/:=&?#+!$,;'@()*\[\]-]")  # what _URL_SAFE and quote() leave as is
+
+# robots.txt: the player pages (/?movie_id=…, the share addresses) and what they load (scripts, posters, media)
+# are public; the calls about one viewer or account, the ad machinery (a crawler must not fetch ads or fire pixels),
+# search results, the demo page, the probes and the debugging calls are not for crawlers.
+ROBOTS_DISALLOW = (
+    "/debug/",
+    "/administration/",
+    "/caches",
+    "/user/",
+    "/authentication",
+    "/signup",
+    "/session-context",
+    "/subscription",
+    "/contents/*/episodes/",  # progress, completion, the last watched: a viewer's own
+    "/ad-list.json",
+    "/vast.xml",
+    "/ad-tracking",
+    "/v2/contents/search",
+    "/demo",
+    "/healthz",
+    "/readyz",
+)
+
+
+def robots_txt(sitemap_url: str | None) -> str:
+    """The robots.txt: every crawler, what it may not fetch, and the sitemap index (an absolute address)."""
+    lines = ["User-agent: *", *(f"Disallow: {path}" for path in ROBOTS_DISALLOW), "Allow: /"]
+    if sitemap_url:
+        lines += ["", f"Sitemap: {sitemap_url}"]
+    return "\n".join(lines) + "\n"
+
+
+class GenerationRunning(Conflict):
+    """Another generation holds the lock."""
+
+
+@dataclass(frozen=True)
+class SitemapConfig:
+    """What a generation needs from the configuration (app/config.py SITEMAP_*)."""
+
+    base_url: str  # the origin every address starts with: "https://player.example/"
+    page_url: str = ""  # SITEMAP_PAGE_URL
+    max_urls: int = 50_000
+    max_bytes: int = 52_428_800
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    number: int
+    loc: str
+    urls: int
+    size: int  # uncompressed bytes
+    gzip_size: int
+    changed_at: datetime
+
+
+@dataclass(frozen=True)
+class Generation:
+    """The live generation (all None and 0 before the first), and whether one is under way."""
+
+    generated_at: datetime | None
+    duration_ms: int | None
+    base_url: str | None
+    url_count: int
+    video_count: int
+    skipped_count: int
+    files: tuple[FileInfo, ...]
+    index: FileInfo | None
+    running_since: datetime | None
+
+    @property
+    def file_count(self) -> int:
+        return len(self.files)
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    body: bytes  # gzipped
+    size: int
+    etag: str
+    changed_at: datetime
+
+
+def sitemap_config(settings: Mapping[str, Any], base_url: str) -> SitemapConfig:
+    """The configuration's SITEMAP_* keys (app/config.py), for files whose addresses start with ``base_url``'s
+    origin (ValueError unless it is an http(s) one)."""
+    parts = urlsplit(base_url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"the sitemaps' base address must be like https://player.example, not {base_url!r}")
+    return SitemapConfig(base_url=f"{parts.scheme}://{parts.netloc}/", page_url=str(settings["SITEMAP_PAGE_URL"]),
+                         max_urls=int(settings["SITEMAP_MAX_URLS"]), max_bytes=int(settings["SITEMAP_MAX_BYTES"]))
+
+
+def sitemap_loc(base_url: str, number: int) -> str:
+    """The address of file ``number`` (the index for INDEX)."""
+    return urljoin(base_url, "sitemap.xml" if number == INDEX else f"sitemap{number}.xml")
+
+
+# --- reading what was generated
+
+
+def stored_file(session: AnySession, number: int) -> StoredFile | None:
+    """File ``number`` of the live generation (INDEX: the index), or None: one query."""
+    row = session.execute(
+        select(SitemapFile.body, SitemapFile.size, SitemapFile.etag, SitemapFile.changed_at)
+        .join(SitemapState, and_(SitemapState.id == STATE_ID, SitemapState.generation == SitemapFile.generation))
+        .where(SitemapFile.number == number)
+    ).first()
+    return StoredFile(row.body, row.size, row.etag, row.changed_at) if row else None
+
+
+def generation(session: AnySession) -> Generation:
+    """What the live generation holds, and whether another is under way: two queries, no file's body."""
+    state = session.execute(select(SitemapState).where(SitemapState.id == STATE_ID)).scalar_one_or_none()
+    if state is None:
+        return Generation(None, None, None, 0, 0, 0, (), None, None)
+    rows = session.execute(
+        select(SitemapFile.number, SitemapFile.urls, SitemapFile.size, SitemapFile.gzip_size, SitemapFile.changed_at)
+        .where(SitemapFile.generation == state.generation).order_by(SitemapFile.number)
+    ).all() if state.generation is not None else []
+    base = state.base_url or ""
+    infos = [FileInfo(row.number, sitemap_loc(base, row.number), row.urls, row.size, row.gzip_size, row.changed_at)
+             for row in rows]
+    running = state.running_since if state.running_token else None
+    return Generation(state.generated_at, state.duration_ms, state.base_url, state.url_count, state.video_count,
+                      state.skipped_count, tuple(info for info in infos if info.number != INDEX),
+                      next((info for info in infos if info.number == INDEX), None), running)
+
+
+def empty_index() -> bytes:
+    """The index before anything was generated: well-formed, in the protocol's namespace, listing nothing (the
+    protocol's schema wants one <sitemap> at least: a crawler reads it as "no sitemaps yet")."""
+    out = io.BytesIO()
+    with etree.xmlfile(out, encoding="utf-8") as xf:
+        xf.write_declaration()
+        with xf.element(f"{{{SITEMAP_NS}}}sitemapindex", nsmap={None: SITEMAP_NS}):
+            pass
+    return out.getvalue()
+
+
+# --- what goes in
+
+
+@dataclass(frozen=True)
+class Restriction:
+    relationship: str  # allow or deny
+    countries: tuple[str, ...]  # upper-case ISO 3166-1 alpha-2
+
+
+@dataclass(frozen=True)
+class Video:
+    thumbnail_loc: str
+    title: str
+    description: str
+    player_loc: str
+    duration: int | None
+    publication_date: str | None  # W3C Datetime
+    family_friendly: bool
+    restriction: Restriction | None
+
+
+@dataclass
+class Entry:
+    """One <url>: a page and the videos on it."""
+
+    loc: str
+    lastmod: str | None  # W3C Datetime
+    videos: list[Video]
+
+
+@dataclass(frozen=True)
+class Licence:
+    """What a content's availability rules (app/services/availability.py) mean to a crawler."""
+
+    listed: bool  # False: an allow-domain rule (no crawler embeds it on a licensed site), or it plays nowhere
+    restriction: Restriction | None  # None: it plays in every country
+
+
+def licence(rules: Iterable[tuple[RuleKind | str, str]]) -> Licence:
+    """``allow`` with the allowed countries minus the blocked ones when any is allowed, else ``deny`` with the
+    blocked ones; codes that are no ISO 3166-1 alpha-2 code name no country a viewer is in."""
+    allowed: set[str] = set()
+    blocked: set[str] = set()
+    any_allowed = False
+    for kind, value in rules:
+        code = value.strip().lower()
+        match RuleKind(kind):
+            case RuleKind.ALLOW_DOMAIN:
+                return Licence(False, None)
+            case RuleKind.ALLOW_COUNTRY:
+                any_allowed = True
+                allowed.add(code)
+            case RuleKind.BLOCK_COUNTRY:
+                blocked.add(code)
+    if any_allowed:
+        playable = tuple(sorted(code.upper() for code in allowed - blocked if _COUNTRY.fullmatch(code)))
+        return Licence(bool(playable), Restriction("allow", playable) if playable else None)
+    denied = tuple(sorted(code.upper() for code in blocked if _COUNTRY.fullmatch(code)))
+    return Licence(True, Restriction("deny", denied) if denied else None)
+
+
+def _text(value: str | None, limit: int) -> str:
+    """Text an XML document can hold, cut to ``limit`` characters."""
+    text = _NOT_XML.sub("", value or "").strip()
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def _absolute(base_url: str, address: str) -> str:
+    """``address`` (origin-relative or absolute) as an absolute URL, anything a URL may not hold escaped."""
+    address = address.strip()
+    if address.startswith("/") and not address.startswith("//"):  # the usual case, without urljoin's cost
+        url = base_url.rstrip("/") + address
+    else:
+        url = urljoin(base_url, address)
+    return quote(_NOT_XML.sub("", url), safe=_URL_SAFE) if _UNSAFE_IN_URL.search(url) else url
+
+
+def _video_title(content: Any, episode: Any) -> str:
+    if episode.season is None:
+        own = episode.title if episode.title and episode.title != content.title else ""
+        return _text(f"{content.title}. {own}" if own else content.title, MAX_TITLE)
+    title = f"{content.title}, сезон {episode.season}, серия {episode.order}"
+    if episode.title and episode.title.strip().lower() != f"серия {episode.order}":
+        title += f". {episode.title}"
+    return _text(title, MAX_TITLE)
+
+
+def _page(config: SitemapConfig, content: Any, episode: Any, first: bool, player: str) -> str:
+    if config.page_url:
+        return _absolute(config.base_url, config.page_url.format(
+            id=content.id, slug=content.slug, type=content.type, episode_id=episode.id, episode=episode.order,
+            season="" if episode.season is None else episode.season))
+    if episode.season is not None:
+        return _absolute(config.base_url, f"/season-{episode.season:d}/episode-{episode.order:d}"
+                                          f"?movie_id={content.id:d}")
+    if first:
+        return _absolute(config.base_url, f"/?movie_id={content.id:d}")
+    return player
+
+
+@dataclass(frozen=True)
+class _Common:
+    """What every video of one content shares, worked out once."""
+
+    restriction: Restriction | None
+    published: str | None  # W3C Datetime
+    lastmod: str | None
+    description: str  # the content's, for episodes without their own
+    family_friendly: bool
+
+
+def _video(content: Any, episode: Any, player: str, common: _Common, base_url: str) -> Video | None:
+    """The episode's <video:video>; None without a poster (the schema wants a thumbnail)."""
+    poster = episode.poster_path or content.poster_url
+    if not poster:
+        return None
+    title = _video_title(content, episode)
+    return Video(
+        thumbnail_loc=_absolute(base_url, poster),
+        title=title,
+        description=_text(episode.description, MAX_DESCRIPTION) or common.description or title,
+        player_loc=player,
+        duration=episode.duration if episode.duration and 0 < episode.duration <= MAX_DURATION else None,
+        publication_date=common.published,
+        family_friendly=common.family_friendly,
+        restriction=common.restriction,
+    )
+
+
+def _content_entries(config: SitemapConfig, content: Any, episodes: Sequence[Any],
+                     rules: Sequence[tuple[str, str]]) -> Iterator[Entry]:
+    """The <url>s of one content: its playable episodes in play order, consecutive ones of one page together."""
+    terms = licence(rules)
+    if not terms.listed:
+        return
+    common = _Common(terms.restriction, content.created_at and _moment(content.created_at),
+                     content.updated_at and _moment(content.updated_at), _text(content.description, MAX_DESCRIPTION),
+                     (content.age_rating or 0) < 18)
+    entry: Entry | None = None
+    for position, episode in enumerate(episodes):
+        if not (episode.master_file_path or "").strip():
+            continue
+        player = _absolute(config.base_url, f"/?movie_id={content.id:d}&episode_id={episode.id:d}")  # ids only
+        loc = _page(config, content, episode, position == 0, player)
+        video = _video(content, episode, player, common, config.base_url)
+        if entry is not None and entry.loc == loc:
+            if video:
+                entry.videos.append(video)
+            continue
+        if entry is not None:
+            yield entry
+        entry = Entry(loc, common.lastmod, [video] if video else [])
+    if entry is not None:
+        yield entry
+
+
+def entries(session: AnySession, config: SitemapConfig, batch: int = BATCH) -> Iterator[Entry]:
+    """Every <url>, in order: published contents in keyset batches of ``batch``, three queries a batch."""
+    last = 0
+    while True:
+        contents = session.execute(
+            select(Content.id, Content.slug, Content.title, Content.description, Content.age_rating,
+                   Content.poster_url, Content.created_at, Content.updated_at, ContentType.slug.label("type"))
+            .join(ContentType, ContentType.id == Content.content_type_id)
+            .where(Content.published, Content.id > last).order_by(Content.id).limit(batch)
+        ).all()
+        if not contents:
+            return
+        first, last = contents[0].id, contents[-1].id
+        rules: dict[int, list[tuple[str, str]]] = defaultdict(list)
+        for rule in session.execute(select(AvailabilityRule.content_id, AvailabilityRule.kind, AvailabilityRule.value)
+                                    .where(AvailabilityRule.content_id.between(first, last))):
+            rules[rule.content_id].append((rule.kind, rule.value))
+        episodes: dict[int, list[Any]] = defaultdict(list)
+        for episode in session.execute(
+            select(Episode.id, Episode.content_id, Episode.order, Episode.title, Episode.description,
+                   Episode.duration, Episode.poster_path, Episode.master_file_path, Season.order.label("season"))
+            .outerjoin(Season, Season.id == Episode.season_id)
+            .where(Episode.content_id.between(first, last))
+            # app/services/episodes.py play_order: outside seasons first, then season, episode, id
+            .order_by(Episode.content_id, case((Season.order.is_(None), 0), else_=1), Season.order, Episode.order,
+                      Episode.id)
+        ):
+            episodes[episode.content_id].append(episode)
+        for content in contents:
+            yield from _content_entries(config, content, episodes.get(content.id, ()), rules.get(content.id, ()))
+        if len(contents) < batch:
+            return
+
+
+# --- writing
+
+
+def _moment(value: datetime) -> str:
+    """W3C Datetime, to the second, in UTC."""
+    return value.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+class _Sink:
+    """Where the serializer writes: collected until taken."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+
+    def take(self) -> bytes:
+        data = b"".join(self.parts)
+        self.parts.clear()
+        return data
+
+
+class _UrlSerializer:
+    """One incremental lxml serializer inside an open <urlset>: each <url> comes out as the bytes it is in any
+    urlset of these namespaces (lxml escapes every text and attribute), so that the file being filled can tell before
+    taking it whether it still fits. ``head`` and ``foot`` are the urlset's own tags, as lxml writes them."""
+
+    URLSET = f"{{{SITEMAP_NS}}}urlset"
+
+    def __init__(self) -> None:
+        sink = _Sink()
+        with etree.xmlfile(sink, encoding="utf-8") as xf:
+            xf.write_declaration()
+            with xf.element(self.URLSET, nsmap=NSMAP):
+                xf.flush()
+                self.head = sink.take()
+            xf.flush()
+        self.foot = sink.take()
+        self._sink = _Sink()
+        self._context = etree.xmlfile(self._sink, encoding="utf-8")
+        self._xf = self._context.__enter__()
+        self._root = self._xf.element(self.URLSET, nsmap=NSMAP)
+        self._root.__enter__()
+        self._xf.flush()
+        self._sink.take()
+
+    def url(self, entry: Entry) -> bytes:
+        xf = self._xf
+        with xf.element(f"{{{SITEMAP_NS}}}url"):
+            self._leaf(f"{{{SITEMAP_NS}}}loc", entry.loc)
+            if entry.lastmod is not None:
+                self._leaf(f"{{{SITEMAP_NS}}}lastmod", entry.lastmod)
+            for video in entry.videos:
+                self._video(video)
+        xf.flush()
+        return self._sink.take()
+
+    def _video(self, video: Video) -> None:
+        v = f"{{{VIDEO_NS}}}"
+        with self._xf.element(f"{v}video"):  # the schema's order
+            self._leaf(f"{v}thumbnail_loc", video.thumbnail_loc)
+            self._leaf(f"{v}title", video.title)
+            self._leaf(f"{v}description", video.description)
+            self._leaf(f"{v}player_loc", video.player_loc)
+            if video.duration is not None:
+                self._leaf(f"{v}duration", str(video.duration))
+            if video.publication_date is not None:
+                self._leaf(f"{v}publication_date", video.publication_date)
+            if not video.family_friendly:
+                self._leaf(f"{v}family_friendly", "no")
+            if video.restriction is not None:
+                self._leaf(f"{v}restriction", " ".join(video.restriction.countries),
+                           relationship=video.restriction.relationship)
+
+    def _leaf(self, tag: str, text: str, **attributes: str) -> None:
+        with self._xf.element(tag, attributes):
+            self._xf.write(text)
+
+    def close(self) -> None:
+        self._root.__exit__(None, None, None)
+        self._context.__exit__(None, None, None)
+
+
+class _File:
+    """A file being filled: gzipped, hashed and measured as it goes."""
+
+    def __init__(self, number: int, head: bytes) -> None:
+        self.number = number
+        self.urls = 0
+        self.size = 0
+        self._buffer = io.BytesIO()
+        self._gzip = gzip.GzipFile(fileobj=self._buffer, mode="wb", compresslevel=GZIP_LEVEL, mtime=0)
+        self._hash = hashlib.sha256()
+        self.write(head)
+
+    def write(self, data: bytes) -> None:
+        self._gzip.write(data)
+        self._hash.update(data)
+        self.size += len(data)
+
+    def finish(self, foot: bytes) -> tuple[bytes, str]:
+        self.write(foot)
+        self._gzip.close()
+        return self._buffer.getvalue(), self._hash.hexdigest()[:32]
+
+
+def _index(base_url: str, files: Sequence[FileInfo]) -> bytes:
+    out = io.BytesIO()
+    with etree.xmlfile(out, encoding="utf-8") as xf:
+        xf.write_declaration()
+        with xf.element(f"{{{SITEMAP_NS}}}sitemapindex", nsmap={None: SITEMAP_NS}):
+            for info in files:
+                with xf.element(f"{{{SITEMAP_NS}}}sitemap"):
+                    with xf.element(f"{{{SITEMAP_NS}}}loc"):
+                        xf.write(sitemap_loc(base_url, info.number))
+                    with xf.element(f"{{{SITEMAP_NS}}}lastmod"):
+                        xf.write(_moment(info.changed_at))
+    return out.getvalue()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class _Run:
+    """One generation: its lock, its new generation number, and the files it stores under it."""
+
+    def __init__(self, session: AnySession, base_url: str, now: Callable[[], datetime]) -> None:
+        self.session = session
+        self.base_url = base_url
+        self.now = now
+        self.token = secrets.token_hex(16)
+        self.live: int | None = None
+        self.generation = 0
+        self.previous: dict[int, tuple[str, datetime]] = {}  # the live files' etag and change time, by number
+
+    def acquire(self) -> None:
+        session, state = self.session, SitemapState.__table__
+        _insert_missing_state(session)
+        now = self.now()
+        free = or_(state.c.running_token.is_(None), state.c.running_since < now - LOCK_STALE)
+        taken = self._set_state(free, running_since=now, running_token=self.token)
+        session.commit()
+        if not taken:
+            raise _running()
+        self.live = session.scalar(select(state.c.generation).where(state.c.id == STATE_ID))
+        # a number no run used yet (one that died may have left files under the next one, or still be writing them)
+        self.generation = max(self.live or 0, session.scalar(select(func.max(SitemapFile.generation))) or 0) + 1
+        # what a run that died left behind, and the live files' fingerprints
+        session.execute(delete(SitemapFile).where(SitemapFile.generation != (self.live or 0)))
+        self.previous = {row.number: (row.etag, row.changed_at) for row in session.execute(
+            select(SitemapFile.number, SitemapFile.etag, SitemapFile.changed_at)
+            .where(SitemapFile.generation == (self.live or 0)))}
+        session.commit()
+
+    def store(self, number: int, body: bytes, size: int, urls: int, etag: str) -> FileInfo:
+        """Stores one file of the new generation (no reader sees it yet), and the run is heard of, in one
+        transaction: a run that lost its lock writes nothing."""
+        kept = self.previous.get(number)
+        changed_at = kept[1] if kept and kept[0] == etag else self.now()
+        self.session.execute(insert(SitemapFile), [{
+            "generation": self.generation, "number": number, "body": body, "size": size, "gzip_size": len(body),
+            "urls": urls, "etag": etag, "changed_at": changed_at}])
+        if not self._set_state(self._ours(), running_since=self.now()):
+            self.session.rollback()
+            raise _running()
+        self.session.commit()
+        return FileInfo(number, sitemap_loc(self.base_url, number), urls, size, len(body), changed_at)
+
+    def publish(self, values: dict[str, Any]) -> None:
+        """One transaction: the new generation is live, the old one's files are gone, the lock is free."""
+        if not self._set_state(self._ours(), generation=self.generation, running_since=None, running_token=None,
+                               **values):
+            self.session.rollback()
+            raise _running()
+        self.session.execute(delete(SitemapFile).where(SitemapFile.generation != self.generation))
+        self.session.commit()
+
+    def abandon(self) -> None:
+        """After a failure: the lock is freed and the new generation's files go (the live ones stay); a run that
+        lost its lock to another touches nothing."""
+        self.session.rollback()
+        if self._set_state(self._ours(), running_since=None, running_token=None):
+            self.session.execute(delete(SitemapFile).where(SitemapFile.generation == self.generation))
+        self.session.commit()
+
+    def _ours(self) -> ColumnElement[bool]:
+        return SitemapState.__table__.c.running_token == self.token
+
+    def _set_state(self, condition: ColumnElement[bool], **values: Any) -> bool:
+        """Updates the state row if ``condition`` holds; whether it did."""
+        state = SitemapState.__table__
+        result = self.session.execute(update(state).where(state.c.id == STATE_ID, condition).values(**values))
+        return cast(CursorResult[Any], result).rowcount == 1
+
+
+def _running() -> GenerationRunning:
+    return GenerationRunning("sitemap_generation_running", "Карта сайта уже создаётся: попробуйте позже")
+
+
+def _insert_missing_state(session: AnySession) -> None:
+    """The state row, made once (by whichever run comes first)."""
+    dialect = session.get_bind().dialect.name
+    table = SitemapState.__table__
+    if dialect == "postgresql":
+        session.execute(postgresql.insert(table).values(id=STATE_ID).on_conflict_do_nothing())
+    elif dialect == "sqlite":
+        session.execute(sqlite.insert(table).values(id=STATE_ID).on_conflict_do_nothing())
+    elif session.get(SitemapState, STATE_ID) is None:  # elsewhere: two first runs at once, one fails once
+        session.add(SitemapState(id=STATE_ID))
+        session.flush()
+
+
+def generate(session: AnySession, config: SitemapConfig, *, batch: int = BATCH,
+             now: Callable[[], datetime] = _now) -> Generation:
+    """Generates every file and the index and makes them live at once; raises GenerationRunning when another
+    generation holds the lock. The statements: a few for the lock and the swap, three per ``batch`` contents, one
+    insert per file."""
+    started = time.monotonic()
+    run = _Run(session, config.base_url, now)
+    run.acquire()
+    try:
+        serializer = _UrlSerializer()
+        files: list[FileInfo] = []
+        current: _File | None = None
+        urls = videos = skipped = 0
+
+        def close(file: _File) -> None:
+            body, etag = file.finish(serializer.foot)
+            files.append(run.store(file.number, body, file.size, file.urls, etag))
+
+        for entry in entries(session, config, batch):
+            chunk = serializer.url(entry)
+            if len(entry.loc) > MAX_LOC or len(serializer.head) + len(chunk) + len(serializer.foot) > config.max_bytes:
+                skipped += 1  # no file could hold it
+                continue
+            if current is not None and (current.urls >= config.max_urls
+                                        or current.size + len(chunk) + len(serializer.foot) > config.max_bytes):
+                close(current)
+                current = None
+            if current is None:
+                current = _File(len(files) + 1, serializer.head)
+            current.write(chunk)
+            current.urls += 1
+            urls += 1
+            videos += len(entry.videos)
+        if current is not None:
+            close(current)
+        serializer.close()
+        index = _index(config.base_url, files)
+        index_gzip = gzip.compress(index, compresslevel=GZIP_LEVEL, mtime=0)
+        index_info = run.store(INDEX, index_gzip, len(index), len(files),
+                               hashlib.sha256(index).hexdigest()[:32]) if files else None
+        generated_at, duration_ms = now(), int((time.monotonic() - started) * 1000)
+        run.publish({"base_url": config.base_url, "generated_at": generated_at, "duration_ms": duration_ms,
+                     "url_count": urls, "video_count": videos, "skipped_count": skipped, "file_count": len(files)})
+    except BaseException:
+        try:
+            run.abandon()
+        except Exception:  # the database went too: the lock goes stale (LOCK_STALE) and the next run takes over
+            log.exception("sitemaps: could not free the generation lock")
+        raise
+    return Generation(generated_at, duration_ms, config.base_url, urls, videos, skipped, tuple(files), index_info,
+                      None)
