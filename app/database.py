@@ -42,7 +42,10 @@ def engine_options(url: str, settings: Any) -> dict[str, Any]:
             pool_timeout=int(settings.DB_POOL_TIMEOUT_MS) / 1000,
             connect_args={
                 "connect_timeout": 2,  # psycopg's least
-                "options": f"-c statement_timeout={statement_ms} -c lock_timeout={statement_ms}",
+                # No parallel query: a request's statement is short, and a gather's workers take the cores the other
+                # requests need (on 2 cores a parallel scan made one search twice as slow under load).
+                "options": f"-c statement_timeout={statement_ms} -c lock_timeout={statement_ms} "
+                           "-c max_parallel_workers_per_gather=0",
                 "tcp_user_timeout": statement_ms,  # unacknowledged data: a peer that vanished
                 "keepalives_idle": 10,
             },

@@ -2,8 +2,8 @@
 
 ``search_documents``: each published content's searchable text, normalised (lower case, ё as е): its title, its
 original title with the title's transliteration (a Latin query finds «Тихая гавань» by "tikhaya gavan" and by "Quiet
-Harbour"), the names of its people, its description. ``search_words``: the words of titles, with their stem and
-transliteration, for typo correction.
+Harbour"), the names of its people, its description; and its rating, for the rank. ``search_words``: the words of
+titles, with their stem and transliteration, for typo correction.
 
 What each database adds (the migration makes it; no model can say it):
 * PostgreSQL: each field's ``to_tsvector('russian', …)`` (``simple`` for the original title) as a stored generated
@@ -16,7 +16,7 @@ What each database adds (the migration makes it; no model can say it):
 
 from __future__ import annotations
 
-from sqlalchemy import ForeignKey, Integer, String, Text
+from sqlalchemy import ForeignKey, Integer, Numeric, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
@@ -39,6 +39,8 @@ class SearchDocument(db.Model):  # type: ignore[name-defined]
     original: Mapped[str] = mapped_column(Text, default="")  # the original title and the title's transliteration
     people: Mapped[str] = mapped_column(Text, default="")
     description: Mapped[str] = mapped_column(Text, default="")
+    # The content's Kinopoisk rating, the ranking's second key: ranking reads this table alone, never contents.
+    rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
 
 
 class SearchWord(db.Model):  # type: ignore[name-defined]

@@ -41,6 +41,13 @@ class ListRequest:
     page_size: int = DEFAULT_PAGE_SIZE
 
     @property
+    def narrows(self) -> bool:
+        """Whether any filter is set (beyond the published contents every list shows)."""
+        return bool(self.genres or self.countries or self.tags or self.voice_authors) or any(
+            value is not None for value in (self.year_from, self.year_to, self.rating_from, self.age_rating_max,
+                                             self.type, self.has_multiple_episodes))
+
+    @property
     def descending(self) -> bool:
         return (self.order or DEFAULT_ORDER[self.sort]) == "desc"
 

@@ -9,7 +9,8 @@ pg_trgm for typos) and from the embedded SQLite (FTS5 over the same stems, compu
 2. A content matches when one of its fields has every word: its title, its original title or transliteration, the
    names of its people, its description.
 3. Rank: which fields matched (title 8, original or transliteration 4, people 2, description 1, summed), then the
-   Kinopoisk rating, then the id. Integers and columns: both databases order alike.
+   Kinopoisk rating, then the id. Integers and columns: both databases order alike. The documents alone are read
+   (they carry the rating); the filters of the lists are asked of each match.
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import extract
-from sqlalchemy import ColumnElement, Integer, Select, case, column, func, literal, or_, select, text, union
+from sqlalchemy import ColumnElement, Integer, Select, case, column, exists, func, literal, or_, select, text, union
 
 from app.extensions import db
 from app.models import Content, SearchDocument, SearchWord
 from app.services.cards import CARD_OPTIONS
-from app.services.filters import ListRequest, filtered
+from app.services.filters import ListRequest, Query, filtered
 from app.services.paging import Page
 from app.services.search_text import latin, stem, words
 
@@ -56,21 +57,33 @@ def search(query: str, request: ListRequest, generation: int = 0) -> SearchResul
     matches, candidates = _matches(searched)
     score = sum((case((matched, weight), else_=0) for matched, weight in
                  zip(matches, WEIGHTS.values(), strict=True)), literal(0, Integer))
-    ranked = (filtered(select(Content.id, func.count().over().label("total"))
-                       .join(SearchDocument, SearchDocument.content_id == Content.id).where(candidates), request)
-              .order_by(score.desc(), Content.kinopoisk_rating.desc().nulls_last(), Content.id)
+    found = SearchDocument.content_id
+    ranked = (_narrowed(select(found, func.count().over().label("total")).where(candidates), request)
+              .order_by(score.desc(), SearchDocument.rating.desc().nulls_last(), found)
               .limit(page_size).offset((page - 1) * page_size))
     rows = db.session.execute(ranked).all()
     total = rows[0].total if rows else _count(candidates, request) if page > 1 else 0
-    ids = [row.id for row in rows]
-    contents = {c.id: c for c in db.session.scalars(select(Content).where(Content.id.in_(ids)).options(*CARD_OPTIONS))}
+    ids = [row.content_id for row in rows]
+    contents = {c.id: c for c in db.session.scalars(  # published: a content unpublished since it was indexed is not
+        select(Content).where(Content.id.in_(ids), Content.published).options(*CARD_OPTIONS))}
     return SearchResult(Page([contents[i] for i in ids if i in contents], total, page, page_size), corrected)
+
+
+def _narrowed(query: Query, request: ListRequest) -> Query:
+    """``query`` of documents, to those whose content passes ``request``'s filters: asked of each match (an EXISTS on
+    the content's row and labels), so that a filter costs a look per match, never a pass over the catalogue. The
+    documents are the published contents' (app/services/search_index.py): without filters, contents is not read."""
+    if not request.narrows:
+        return query
+    content = filtered(select(literal(1)).select_from(Content).where(Content.id == SearchDocument.content_id), request)
+    # OFFSET 0 keeps PostgreSQL from pulling the EXISTS up into a join, which filters the whole catalogue first.
+    return query.where(exists(content.offset(0)))
 
 
 def _count(candidates: ColumnElement[bool], request: ListRequest) -> int:
     """How many match, for a page past the last (which has no row to carry the count)."""
-    query = filtered(select(func.count()).select_from(Content).join(SearchDocument).where(candidates), request)
-    return db.session.scalar(query) or 0
+    return db.session.scalar(_narrowed(select(func.count()).select_from(SearchDocument).where(candidates),
+                                       request)) or 0
 
 
 def _matches(searched: list[str]) -> tuple[list[ColumnElement[bool]], ColumnElement[bool]]:

@@ -61,15 +61,17 @@ def _drop(ids: list[int] | None) -> None:
 
 def _documents(ids: list[int] | None) -> Iterator[dict[str, Any]]:
     """The documents of the published contents among ``ids``, a chunk of contents at a time."""
-    query = select(Content.id, Content.title, Content.original_title, Content.description).where(Content.published)
+    query = select(Content.id, Content.title, Content.original_title, Content.description,
+                   Content.kinopoisk_rating).where(Content.published)
     chunks = [None] if ids is None else [ids[i:i + 500] for i in range(0, len(ids), 500)]
     for chunk in chunks:
         rows = db.session.execute(query if chunk is None else query.where(Content.id.in_(chunk))).all()
         people = _people(None if chunk is None else chunk)
-        for content_id, title, original, description in rows:
+        for content_id, title, original, description, rating in rows:
             yield {"content_id": content_id, "title": plain(title),
                    "original": plain(f"{original or ''} {latin(title)}"),
-                   "people": plain(" ".join(people.get(content_id, ()))), "description": plain(description or "")}
+                   "people": plain(" ".join(people.get(content_id, ()))), "description": plain(description or ""),
+                   "rating": rating}
 
 
 def _people(ids: list[int] | None) -> dict[int, list[str]]:
