@@ -20,8 +20,17 @@ DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"  # the sitemaps' addresses withou
 def sitemap_generate_command(base_url: str | None) -> None:
     """Generate every sitemap file and the index, and make them live at once (after the catalogue changed; from
     cron, say hourly)."""
+    batch()
     if not generate_sitemaps(base_url):
         raise click.exceptions.Exit(1)
+
+
+def batch() -> None:
+    """This command's statements run without the requests' deadlines (app/database.py ``batch_statements``)."""
+    from app.database import batch_statements
+    from app.extensions import db
+
+    batch_statements(current_app._get_current_object(), db.engine)  # type: ignore[attr-defined]
 
 
 def generate_sitemaps(base_url: str | None = None) -> bool:
@@ -50,6 +59,7 @@ def reindex_command() -> None:
     from app.caching import invalidate_catalogue
     from app.services.search_index import reindex
 
+    batch()
     started = time.monotonic()
     written = reindex()
     invalidate_catalogue()
@@ -64,6 +74,7 @@ def seed_command(reset: bool) -> None:
     from app.demo.ads import seed_ads
     from app.demo.seed import seed_demo
 
+    batch()
     created = seed_demo(media_url=current_app.config["MEDIA_URL_PATH"], reset=reset)
     click.echo("demo catalogue written" if created else "database already has contents: demo catalogue left as is")
     ads = seed_ads(media_url=current_app.config["MEDIA_URL_PATH"], reset=reset)
@@ -86,6 +97,7 @@ def catalogue_command(titles: int, seed: int) -> None:
     from app.caching import invalidate_catalogue
     from app.demo.synthetic import generate
 
+    batch()
     started = time.monotonic()
 
     def progress(done: int, total: int) -> None:

@@ -55,6 +55,9 @@ def engine_options(url: str, settings: Any) -> dict[str, Any]:
     return options
 
 
+BATCH = "DB_BATCH"  # app.config's flag of a batch command (``batch_statements``)
+
+
 class Breaker:
     """Open for ``seconds`` after a failure to reach the database; shared by the threads of one process."""
 
@@ -70,6 +73,13 @@ class Breaker:
     def trip(self) -> None:
         with self._lock:
             self._open_until = time.monotonic() + self.seconds
+
+
+def batch_statements(app: Flask, engine: Engine) -> None:
+    """For a batch command (``flask demo catalogue``, ``flask sitemap generate``, ``flask search reindex``): its
+    statements take as long as they take, without the requests' deadlines; the pool's connections are replaced."""
+    app.config[BATCH] = True
+    engine.dispose()
 
 
 def guard_engine(app: Flask, engine: Engine) -> Breaker:
@@ -91,8 +101,10 @@ def guard_engine(app: Flask, engine: Engine) -> Breaker:
             next (SQLAlchemy's ping resetting autocommit, say) is told it is gone, and the breaker opens."""
 
             def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+                if timeout is None and not app.config.get(BATCH):
+                    timeout = deadline
                 try:
-                    return super().wait(gen, interval=interval, timeout=deadline if timeout is None else timeout)
+                    return super().wait(gen, interval=interval, timeout=timeout)
                 except psycopg.errors._WaitTimeout:
                     self.close()
                     _trip()
@@ -102,6 +114,8 @@ def guard_engine(app: Flask, engine: Engine) -> Breaker:
         def connect(dialect: Any, record: Any, cargs: Any, cparams: Any) -> Any:
             if breaker.open:
                 raise DatabaseUnavailable()
+            if app.config.get(BATCH):
+                cparams = {**cparams, "options": "-c statement_timeout=0 -c lock_timeout=0", "tcp_user_timeout": 0}
             return DeadlineConnection.connect(*cargs, **cparams)
     else:
         @event.listens_for(engine, "do_connect")
