@@ -1,5 +1,5 @@
 # The two commands of the README's Quick start, and a few shortcuts.
-.PHONY: start test setup build bench bench-auth
+.PHONY: start test setup build bench bench-auth bench-catalogue
 
 start:  ## set everything up and serve the demo on http://127.0.0.1:5000 (PORT=… changes it)
 	bin/start
@@ -18,3 +18,6 @@ bench:  ## measure the player against a static page and a bare hls.js page in Ch
 
 bench-auth:  ## time sign-in, refresh, an authenticated and an anonymous read on gunicorn (ARGS="--rounds 3")
 	bin/bench-auth $(ARGS)
+
+bench-catalogue:  ## time search, lists and reads on 100,000 titles (SQLite, PostgreSQL) against /healthz (ARGS="--databases sqlite")
+	bin/bench-catalogue $(ARGS)

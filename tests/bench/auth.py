@@ -17,120 +17,43 @@ Printed and written to instance/bench/auth-<start time>.txt; ``--help`` lists th
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import os
-import platform
-import secrets
-import signal
-import socket
 import statistics
-import string
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-from app.config import INSTANCE_DIR, PROJECT_ROOT
+from app.config import INSTANCE_DIR
 from app.services.passwords import hash_password
+from tests.bench.serving import (
+    FAILURES,
+    BenchError,
+    Client,
+    Server,
+    failed,
+    machine_line,
+    random_secret,
+    summarise,
+    write_results,
+)
 
-VENV = PROJECT_ROOT / ".venv" / "bin"
 EMAIL, PASSWORD = "viewer@example.com", "demo-password"  # app/demo/accounts.py
 HUGE_LIMIT = "1000000 per minute"
 
 
-class BenchError(Exception):
-    """The measurement could not run (an answer that is not a 200, a server that never came up)."""
-
-
-class Client:
-    """Sequential requests on one keep-alive connection (reopened once if the server closed it while idle)."""
-
-    def __init__(self, port: int) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def call(self, method: str, path: str, body: dict[str, Any] | None = None,
-             token: str | None = None) -> tuple[float, Any]:
-        """Seconds from sending to the whole answer read, and its JSON body; raises BenchError unless it is a 200."""
-        headers = {"Accept": "application/json"}
-        if body is not None:
-            headers["Content-Type"] = "application/json"
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        payload = json.dumps(body) if body is not None else None
-        started = time.perf_counter()
-        try:
-            self.connection.request(method, path, body=payload, headers=headers)
-            response = self.connection.getresponse()
-        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-            self.connection.close()  # closed while idle (gunicorn's keepalive): once more on a new one, timed afresh
-            started = time.perf_counter()
-            self.connection.request(method, path, body=payload, headers=headers)
-            response = self.connection.getresponse()
-        raw = response.read()
-        elapsed = time.perf_counter() - started
-        if response.status != 200:
-            raise BenchError(f"{method} {path} answered {response.status}, not 200: "
-                             f"{raw[:300].decode(errors='replace')}")
-        return elapsed, json.loads(raw)
-
-
-class Server:
-    """gunicorn -c deploy/gunicorn.conf.py wsgi:app on a migrated, seeded throwaway SQLite database."""
-
-    def __init__(self, folder: Path, workers: int) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = int(probe.getsockname()[1])
-        self.log_path = folder / "gunicorn.log"
-        self.env = {
-            **os.environ, "ENV": "development", "DATABASE_URL": f"sqlite:///{folder / 'bench.db'}", "REDIS_URL": "",
-            "SECRET_KEY": "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(48)),
-            "RATE_LIMIT_AUTH_IP": HUGE_LIMIT, "RATE_LIMIT_AUTH_ACCOUNT": HUGE_LIMIT,
-            "MAIL_OUTBOX": str(folder / "outbox"), "BIND": f"127.0.0.1:{self.port}",
-            "WEB_CONCURRENCY": str(workers), "PYTHONUNBUFFERED": "1",
-        }
-        for command in (["db", "upgrade"], ["demo", "seed"]):
-            done = subprocess.run([str(VENV / "flask"), "--app", "wsgi", *command], cwd=PROJECT_ROOT, env=self.env,
-                                  capture_output=True, text=True, check=False)
-            if done.returncode != 0:
-                raise BenchError(f"flask {' '.join(command)} failed:\n{done.stdout}{done.stderr}")
-        self.log = self.log_path.open("w")
-        self.process = subprocess.Popen(
-            [str(VENV / "gunicorn"), "-c", str(PROJECT_ROOT / "deploy" / "gunicorn.conf.py"), "wsgi:app"],
-            cwd=PROJECT_ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
-
-    def wait_ready(self, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise BenchError(f"gunicorn exited with {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise BenchError(f"gunicorn did not listen within {timeout:.0f} s:\n{self.log_tail()}")
-
-    def log_tail(self) -> str:
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-20:])
-
-    def stop(self) -> None:
-        """SIGTERM to gunicorn's process group (the arbiter and its workers), SIGKILL if it outlasts the wait."""
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGTERM)
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-            except ProcessLookupError:
-                pass
-        self.log.close()
+def seeded_server(folder: Path, workers: int) -> Server:
+    """gunicorn (not started yet) on a migrated, seeded throwaway SQLite database, the auth rate limits out of the
+    way."""
+    server = Server(folder, workers, {
+        "ENV": "development", "DATABASE_URL": f"sqlite:///{folder / 'bench.db'}", "REDIS_URL": "",
+        "SECRET_KEY": random_secret(), "RATE_LIMIT_AUTH_IP": HUGE_LIMIT, "RATE_LIMIT_AUTH_ACCOUNT": HUGE_LIMIT,
+        "MAIL_OUTBOX": str(folder / "outbox")})
+    server.flask("db", "upgrade")
+    server.flask("demo", "seed")
+    return server
 
 
 class Measures:
@@ -152,7 +75,7 @@ class Measures:
         return seconds
 
     def details(self) -> float:
-        return self.client.call("GET", "/user/details", token=self.access)[0]
+        return self.client.call("GET", "/user/details", headers={"Authorization": f"Bearer {self.access}"})[0]
 
     def catalogue(self) -> float:
         return self.client.call("GET", "/contents/2")[0]
@@ -169,20 +92,6 @@ ROWS = (("sign-in", "POST /authentication"), ("refresh", "POST /authentication/r
         ("argon2", "hash_password, in this process"))
 
 
-def p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20, method="inclusive")[18] if len(values) > 1 else values[0]
-
-
-def summarise(rounds: dict[str, list[list[float]]]) -> dict[str, dict[str, float]]:
-    """Per measure, in ms: the median over rounds of each round's p50 and p95, and the spread of the round p50s."""
-    summary = {}
-    for name, per_round in rounds.items():
-        p50s = [statistics.median(times) * 1000 for times in per_round]
-        summary[name] = {"p50": statistics.median(p50s), "p95": statistics.median([p95(t) * 1000 for t in per_round]),
-                         "min": min(p50s), "max": max(p50s)}
-    return summary
-
-
 def render(summary: dict[str, dict[str, float]], args: argparse.Namespace, workers: int, elapsed: float) -> str:
     threads = os.environ.get("GUNICORN_THREADS", "4")  # deploy/gunicorn.conf.py's default
     lines = [f"accounts API: gunicorn -c deploy/gunicorn.conf.py wsgi:app, {workers} workers (= {os.cpu_count()} "
@@ -194,9 +103,7 @@ def render(summary: dict[str, dict[str, float]], args: argparse.Namespace, worke
                f"   {summary[name]['min']:.2f}-{summary[name]['max']:.2f}" for name, what in ROWS),
              f"  p50/p95: medians over rounds of each round's; sign-ins per second per core ≈ 1/argon2 ≈ "
              f"{1000 / summary['argon2']['p50']:.1f}",
-             f"\n{platform.python_implementation()} {platform.python_version()}, {platform.platform()}; load average "
-             f"at the end {'/'.join(f'{x:.1f}' for x in os.getloadavg())} (1/5/15 min; other work skews the "
-             f"figures); elapsed {elapsed:.0f} s"]
+             f"\n{machine_line(elapsed)}"]
     return "\n".join(lines)
 
 
@@ -216,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-auth-") as folder:
         server: Server | None = None
         try:
-            server = Server(Path(folder), workers)
-            server.wait_ready()
+            server = seeded_server(Path(folder), workers)
+            server.start()
             print(f"bench-auth: gunicorn on 127.0.0.1:{server.port} with {workers} workers (= cores), "
                   f"database {folder}/bench.db", flush=True)
             measures = Measures(Client(server.port))
@@ -233,20 +140,12 @@ def main(argv: list[str] | None = None) -> int:
                     rounds[name].append([once() for _ in range(args.hashes if name == "argon2" else args.requests)])
                 print(f"[{index + 1}/{args.rounds}] " + ", ".join(
                     f"{name} p50 {statistics.median(rounds[name][-1]) * 1000:.2f} ms" for name in order), flush=True)
-        except (BenchError, OSError, http.client.HTTPException) as error:
-            print(f"bench-auth: FAILED: {error}", file=sys.stderr)
-            if server is not None and server.log_path.exists():
-                print(f"gunicorn's log, last lines:\n{server.log_tail()}", file=sys.stderr)
-            return 1
+        except (BenchError, *FAILURES) as error:
+            return failed("bench-auth", error, server)
         finally:
             if server is not None:
                 server.stop()
-    text = render(summarise(rounds), args, workers, time.monotonic() - t0)
-    print("\n" + text)
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"auth-{started.strftime('%Y-%m-%dT%H-%M-%S')}.txt"
-    path.write_text(text + "\n")
-    print(f"wrote {path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path}")
+    write_results(args.out, "auth", started, render(summarise(rounds), args, workers, time.monotonic() - t0))
     return 0
 
 
