@@ -1,21 +1,46 @@
 """A synthetic catalogue of realistic size for benchmarks (``flask demo catalogue --titles N``): films and series
 with seasons and episodes, Russian titles that inflect (app/demo/words.py) with English originals, genres, tags,
 countries, categories, persons with parts, ratings, years. Added beside what is there (the demo catalogue first,
-ids after the largest), deterministic for a seed, written in batches of plain INSERTs (no ORM objects): 100,000
-titles in a few minutes on 2 cores. The episodes play the demo's short film, so every title works in the player."""
+ids after the largest; labels found by slug, made when missing), deterministic for a seed, written in batches of
+plain INSERTs (no ORM objects): 100,000 titles in under a minute on 2 cores. The episodes play the demo's short film,
+so every title works in the player.
+
+Its shape is a real catalogue's: words, genres, tags and countries are drawn with a skew (a few common, a long tail),
+so that of 100,000 titles nearly nine in ten are distinct and the commonest title word is on under 1% of them; a
+title has one to three genres, drama and comedy common, westerns rare; each type's categories run from several
+thousand titles down to about fifty (a category holds a share of its type's titles that falls with its rank,
+CATEGORY_SHARES), and most titles are in none."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from bisect import bisect
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from itertools import accumulate
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import func, insert, select
 
 from app.demo.seed import advance_sequences
-from app.demo.words import ADJECTIVES, COUNTRIES, FEMININE_NAMES, FIRST_NAMES, LAST_NAMES, NOUNS, TAILS
+from app.demo.words import (
+    ADJECTIVES,
+    CATEGORIES,
+    COUNTRIES,
+    FEMININE_NAMES,
+    FIRST_NAMES,
+    GENRES,
+    KINDS,
+    LAST_NAMES,
+    NOUNS,
+    ROLES,
+    TAGS,
+    TAILS,
+    WHENS,
+    WHERE,
+    feminine,
+)
 from app.extensions import db
 from app.models import (
     Category,
@@ -32,7 +57,7 @@ from app.models import (
     Tag,
 )
 from app.models.catalogue import content_countries
-from app.models.slugs import slugify
+from app.models.slugs import slugify, transliterate
 from app.models.taxonomy import content_genres, content_tags
 from app.services.search_index import reindex
 
@@ -42,6 +67,68 @@ PERSONS_PER_TITLE = 0.2  # the person pool's size, per title: parts repeat peopl
 MASTER = "/titles/film-short/master.json"  # the demo's 120 s film (app/demo/catalogue.py)
 # When each title was added: one every half hour from this time on, in id order; a series' episodes a week apart.
 ADDED_FROM, ADDED_EVERY, EPISODE_EVERY = datetime(2020, 1, 1, tzinfo=UTC), timedelta(minutes=30), timedelta(days=7)
+# The skew of the words' draws: the word of rank r (from 1) is drawn with weight 1 / (r + offset) ** exponent, the
+# first noun half as often again as the last. A few hundred words cannot hold a real catalogue's long tail (tens of
+# thousands of words, most in a title or two): a steeper skew would put the first noun on 5% of the titles (a pure
+# Zipf's), where a real catalogue's commonest word is on well under 1% (here: 0.4%; «2», the sequels', 0.7%; 0.9% for
+# «тайн», the stem of both «тайна» and «тайный»).
+WORD_SKEW = {"offset": 800, "exponent": 1.0}
+# A category's share of its type's titles: top / rank ** exponent (films: 8,800 of 80,000 down to ~60; series:
+# 4,000 of 20,000 down to ~60).
+CATEGORY_SHARES = {"film": (0.11, 1.35), "series": (0.20, 1.2)}
+CATEGORY_POSITION = 10  # the new categories' positions start here, after the demo's (app/demo/extras.py)
+GENRES_PER_TITLE = (1, 1, 1, 1, 1, 2, 2, 2, 2, 3)  # 1.6 on average
+TAGS_PER_TITLE = (0, 0, 0, 1, 1, 1, 1, 2, 2, 3)
+COUNTRIES_PER_TITLE = (1, 1, 1, 2)
+SEQUELS = 0.01  # the share of titles that are a sequel: «Тихая гавань 2» (2, 2 or 3)
+# How often a title that may end in a tail does («Дом» → «Дом на берегу»), and how the tails are drawn: a place, five
+# patterns of a preposition and a genitive (but «против», no stop word, as rare as a phrase), then the set phrases,
+# each far rarer (their words repeat as they are).
+TAIL_SHARE = 0.5
+TAIL_WEIGHTS = {"{where}": 5.0, "против": 0.1, "{gen}": 2.0, "": 0.1}  # the first key in a tail gives its weight
+
+T = TypeVar("T")
+
+
+class Skewed(Generic[T]):
+    """Draws from ``items`` with ``weights``: one, or a few different ones."""
+
+    def __init__(self, items: Sequence[T], weights: Sequence[float]) -> None:
+        self.items = list(items)
+        self.bounds = list(accumulate(weights))
+
+    @classmethod
+    def ranked(cls, items: Sequence[T], offset: float, exponent: float) -> Skewed[T]:
+        """The first items the commonest: a Zipf-like long tail."""
+        return cls(items, [1 / (rank + offset) ** exponent for rank in range(1, len(items) + 1)])
+
+    def pick(self, rng: random.Random) -> T:
+        return self.items[min(bisect(self.bounds, rng.random() * self.bounds[-1]), len(self.items) - 1)]
+
+    def sample(self, rng: random.Random, k: int) -> list[T]:
+        chosen: list[T] = []
+        while len(chosen) < min(k, len(self.items)):
+            item = self.pick(rng)
+            if item not in chosen:
+                chosen.append(item)
+        return chosen
+
+
+def _article(noun: tuple[str, ...]) -> str:
+    return "" if noun[0][0].isupper() else "the "  # Paris, the Lake
+
+
+def _english(noun: tuple[str, ...]) -> str:
+    return _article(noun) + noun[4]
+
+
+_NOUNS = Skewed.ranked(NOUNS, **WORD_SKEW)
+_ADJECTIVES = Skewed.ranked(ADJECTIVES, **WORD_SKEW)
+_TAILS = Skewed(TAILS, [next(weight for key, weight in TAIL_WEIGHTS.items() if key in tail) for tail, _en in TAILS])
+_BY_NOMINATIVE = {noun[0]: noun for noun in NOUNS}
+# («на берегу», "on the Shore"), ranked as their nouns are
+_PLACES = Skewed.ranked([(place, f"{'on' if place.startswith('на ') else 'in'} {_english(_BY_NOMINATIVE[noun])}")
+                         for noun, place in WHERE.items()], **WORD_SKEW)
 
 
 @dataclass(frozen=True)
@@ -50,10 +137,10 @@ class Labels:
 
     film: int
     series: int
-    genres: list[int]
-    tags: list[int]
-    countries: list[int]
-    categories: dict[int, list[int]]  # content type id → its category ids
+    genres: Skewed[int]
+    tags: Skewed[int]
+    countries: Skewed[int]
+    categories: dict[int, list[tuple[int, float]]]  # content type id → its category ids, each with its share
     person_types: list[int]
 
 
@@ -119,21 +206,22 @@ def _title(rng: random.Random, number: int, labels: Labels, people: list[int], i
     added = ADDED_FROM + ADDED_EVERY * number
     rows.add(Content.__table__, id=number, created_at=added, updated_at=added, slug=f"{slugify(title, 110)}-{number}",
              title=title, original_title=original,
-             description=f"{title}: {rng.choice(('драма', 'история', 'приключение'))} "
-             f"о том, что случилось {rng.choice(('однажды', 'зимой', 'летом', 'на севере', 'у моря'))}.",
+             description=f"{title}: {rng.choice(KINDS)} о том, что случилось {rng.choice(WHENS)}.",
              age_rating=rng.choice((0, 6, 12, 16, 18)), published=rng.random() > 0.02, position=0,
              content_type_id=type_id, year=rng.randint(1960, 2026), has_multiple_episodes=series,
              poster_url=f"{media}/posters/film-short.jpg", kinopoisk_id=10_000_000 + number,
              kinopoisk_rating=round(rng.uniform(3.0, 9.5), 1), imdb_id=f"tt{9_000_000 + number}",
              imdb_rating=round(rng.uniform(3.0, 9.5), 1))
-    for genre in rng.sample(labels.genres, k=min(len(labels.genres), rng.randint(1, 3))):
+    for genre in labels.genres.sample(rng, rng.choice(GENRES_PER_TITLE)):
         rows.add(content_genres, content_id=number, genre_id=genre)
-    for tag in rng.sample(labels.tags, k=min(len(labels.tags), rng.randint(0, 2))):
+    for tag in labels.tags.sample(rng, rng.choice(TAGS_PER_TITLE)):
         rows.add(content_tags, content_id=number, tag_id=tag)
-    for country in rng.sample(labels.countries, k=rng.randint(1, 2)):
+    for country in labels.countries.sample(rng, rng.choice(COUNTRIES_PER_TITLE)):
         rows.add(content_countries, content_id=number, country_id=country)
-    for category in rng.sample(labels.categories[type_id], k=min(2, len(labels.categories[type_id]))):
-        rows.add(ContentCategory.__table__, content_id=number, category_id=category, position=rng.randint(0, 1000))
+    for category, share in labels.categories[type_id]:
+        if rng.random() < share:
+            rows.add(ContentCategory.__table__, content_id=number, category_id=category,
+                     position=rng.randint(0, 1000))
     for position, person in enumerate(rng.sample(people, k=rng.randint(3, 8))):
         rows.add(ContentPerson.__table__, content_id=number, person_id=person, position=position,
                  person_type_id=labels.person_types[0 if position == 0 else 1], character=None)
@@ -161,16 +249,61 @@ def _episodes(rng: random.Random, content_id: int, title: str, series: bool, ids
 
 
 def _name(rng: random.Random) -> tuple[str, str]:
-    """A Russian title and its English original: «Долгая дорога домой», "The Long Road Home"."""
-    noun, _genitive, _prepositional, gender, noun_en = rng.choice(NOUNS)
-    masculine, feminine, neuter, adjective_en = rng.choice(ADJECTIVES)
-    adjective = {"m": masculine, "f": feminine, "n": neuter}[gender]
-    tail, tail_en = rng.choice(TAILS)
-    other = rng.choice(NOUNS)
-    tail = tail.format(prep=other[2], gen=other[1])
-    tail_en = tail_en.format(en=other[4])
-    title = f"{adjective.capitalize()} {noun}{' ' + tail if tail else ''}"
-    return title, f"The {adjective_en} {noun_en}{' ' + tail_en if tail_en else ''}"
+    """A Russian title and its English original, in one of the shapes real ones take: «Долгая дорога домой» ("The
+    Long Road Home"), «Тайна озера», «Война и мир», «Дом на берегу», «Маяк», «Тихая гавань капитана», «Майор
+    Соколова», «О любви»; a few are sequels («Маяк 2»)."""
+    noun = _NOUNS.pick(rng)
+    shape = rng.random()
+    if shape < 0.45:  # «Долгая дорога домой», «Тихая гавань»
+        adjective, adjective_en = _agreeing(rng, noun[3])
+        tail, tail_en = _tail(rng)
+        title, original = f"{adjective} {noun[0]}{tail}", f"{_article(noun)}{adjective_en} {noun[4]}{tail_en}"
+    elif shape < 0.62:  # «Тайна озера»
+        other = _NOUNS.pick(rng)
+        title, original = f"{noun[0]} {other[1]}", f"{_english(noun)} of {_english(other)}"
+    elif shape < 0.69:  # «Война и мир»
+        other = _NOUNS.pick(rng)
+        title, original = f"{noun[0]} и {other[0]}", f"{_english(noun)} and {_english(other)}"
+    elif shape < 0.89:  # «Дом на берегу», «Маяк»
+        tail, tail_en = _tail(rng, share=0.85)
+        title, original = f"{noun[0]}{tail}", f"{_english(noun)}{tail_en}"
+    elif shape < 0.94:  # «Тихая гавань капитана»
+        adjective, adjective_en = _agreeing(rng, noun[3])
+        other = _NOUNS.pick(rng)
+        title = f"{adjective} {noun[0]} {other[1]}"
+        original = f"{_article(noun)}{adjective_en} {noun[4]} of {_english(other)}"
+    elif shape < 0.975:  # «Майор Соколова»
+        role, role_en = rng.choice(ROLES)
+        surname = rng.choice(LAST_NAMES)
+        surname = feminine(surname) if rng.random() < 0.3 else surname
+        title, original = f"{role} {surname}", f"{role_en} {transliterate(surname).capitalize()}"
+    else:  # «О любви», «Об острове»
+        title = f"{'об' if noun[2][0] in 'аоуэи' else 'о'} {noun[2]}"
+        original = f"About {_english(noun)}"
+    if rng.random() < SEQUELS:
+        number = rng.choice((2, 2, 3))
+        title, original = f"{title} {number}", f"{original} {number}"
+    return title[0].upper() + title[1:], original[0].upper() + original[1:]
+
+
+def _agreeing(rng: random.Random, gender: str) -> tuple[str, str]:
+    """An adjective in the gender of its noun, and in English."""
+    masculine, feminine_, neuter, english = _ADJECTIVES.pick(rng)
+    return {"m": masculine, "f": feminine_, "n": neuter}[gender], english
+
+
+def _tail(rng: random.Random, share: float = TAIL_SHARE) -> tuple[str, str]:
+    """A title's ending and its English, each with its leading space; or, but for ``share`` of the time, none."""
+    if rng.random() >= share:
+        return "", ""
+    tail, tail_en = _TAILS.pick(rng)
+    if "{where}" in tail:
+        place, place_en = _PLACES.pick(rng)
+        return f" {place}", f" {place_en}"
+    if "{gen}" in tail:
+        other = _NOUNS.pick(rng)
+        return f" {tail.format(gen=other[1])}", f" {tail_en.format(en=_english(other))}"
+    return f" {tail}", f" {tail_en}"
 
 
 def _persons(rng: random.Random, count: int) -> list[int]:
@@ -178,7 +311,8 @@ def _persons(rng: random.Random, count: int) -> list[int]:
     rows: list[dict[str, Any]] = []
     for number in range(first, first + count):
         given = rng.choice(FIRST_NAMES)
-        family = rng.choice(LAST_NAMES) + ("а" if given in FEMININE_NAMES else "")
+        family = rng.choice(LAST_NAMES)
+        family = feminine(family) if given in FEMININE_NAMES else family
         rows.append({"id": number, "slug": f"{slugify(f'{given} {family}')}-{number}", "name": f"{given} {family}",
                      "original_name": None, "photo_url": None})
     for batch in _chunks(rows, 5000):
@@ -189,20 +323,29 @@ def _persons(rng: random.Random, count: int) -> list[int]:
 
 
 def _labels() -> Labels:
-    """The types, genres, tags, countries, categories and person types the rows point at (made when missing)."""
-    film = _ensure(ContentType, slug="film", title="Фильм")
-    series = _ensure(ContentType, slug="series", title="Сериал")
-    for slug, title in COUNTRIES.items():
-        _ensure(Country, slug=slug, title=title)
+    """The types, genres, tags, countries, categories and person types the rows point at (made when missing; the
+    demo's own keep their titles and places)."""
+    types = {"film": _ensure(ContentType, slug="film", title="Фильм"),
+             "series": _ensure(ContentType, slug="series", title="Сериал")}
+    countries = [_ensure(Country, slug=slug, title=title) for slug, title in COUNTRIES.items()]
+    genres = [_ensure(Genre, slug=slug, title=title) for slug, title, _share in GENRES]
+    tags = [_ensure(Tag, slug=slug, title=title) for slug, title in TAGS]
     kinds = [_ensure(PersonType, slug=slug, title=title) for slug, title in
              (("director", "Режиссёр"), ("actor", "Актёр"))]
     categories = {}
-    for type_id in (film, series):
-        for slug, title in (("new", "Новинки"), ("popular", "Популярное"), ("classics", "Классика")):
-            _ensure(Category, content_type_id=type_id, slug=slug, title=title)
-        categories[type_id] = list(db.session.scalars(select(Category.id).where(Category.content_type_id == type_id)))
+    for type_slug, entries in CATEGORIES.items():
+        type_id, (top, exponent) = types[type_slug], CATEGORY_SHARES[type_slug]
+        ids: dict[str, int] = {}
+        for rank, (slug, title, parent, main_mart) in enumerate(entries, start=1):
+            ids[slug] = _ensure(Category, content_type_id=type_id, slug=slug, title=title, main_mart=main_mart,
+                                parent_id=ids[parent] if parent else None, position=CATEGORY_POSITION + rank)
+        categories[type_id] = [(ids[slug], top / rank ** exponent)
+                               for rank, (slug, *_rest) in enumerate(entries, start=1)]
     db.session.commit()
-    return Labels(film=film, series=series, genres=_all(Genre), tags=_all(Tag), countries=_all(Country),
+    return Labels(film=types["film"], series=types["series"],
+                  genres=Skewed(genres, [share for _slug, _title, share in GENRES]),
+                  tags=Skewed.ranked(tags, offset=3, exponent=1.0),
+                  countries=Skewed.ranked(countries, offset=0, exponent=1.3),
                   categories=categories, person_types=kinds)
 
 
@@ -216,13 +359,6 @@ def _ensure(model: Any, **values: Any) -> int:
         db.session.flush()
         found = row.id
     return int(found)
-
-
-def _all(model: Any) -> list[int]:
-    ids = list(db.session.scalars(select(model.id).order_by(model.id)))
-    if not ids:
-        raise RuntimeError(f"no {model.__tablename__}: run `flask demo seed` first")
-    return ids
 
 
 def _chunks(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
