@@ -36,7 +36,8 @@ def batch() -> None:
 def generate_sitemaps(base_url: str | None = None) -> bool:
     """Generates the sitemaps and says what came of it; False when another generation was running."""
     from app.extensions import db
-    from app.services.sitemaps import GenerationRunning, generate, sitemap_config
+    from app.services.sitemap_entries import sitemap_config
+    from app.services.sitemaps import GenerationRunning, generate
 
     base = base_url or current_app.config["PUBLIC_URL"] or DEVELOPMENT_BASE_URL
     try:

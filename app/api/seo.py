@@ -29,7 +29,7 @@ from app.extensions import db
 from app.http.urls import absolute_url, public_base
 from app.models.ids import MAX_ID, storable_id
 from app.schemas.seo import SitemapMetaSchema
-from app.services import sitemaps
+from app.services import sitemap_entries, sitemaps
 from app.services.errors import NotFound
 
 blp = Blueprint("seo", __name__, description="robots.txt, the sitemaps (with Google's video extension) and their "
@@ -124,7 +124,7 @@ def sitemap_meta() -> Any:
 def generate_sitemap() -> Any:
     """Regenerates every sitemap file now, for this service's public address, and answers the new generation; 409
     while another generation runs. The files change for every reader at once when it is done."""
-    settings = sitemaps.sitemap_config(current_app.config, public_base())
+    settings = sitemap_entries.sitemap_config(current_app.config, public_base())
     return sitemaps.generate(db.session, settings), NO_STORE
 
 

@@ -25,7 +25,7 @@ from app import create_app
 from app.extensions import db
 from app.models import AvailabilityRule, Content, ContentType, Episode, Role, RuleKind, Season
 from app.models.sitemaps import SitemapFile, SitemapState
-from app.services import sitemaps
+from app.services import sitemap_entries, sitemaps
 from tests.api.accounts_helpers import bearer, make_account, sign_in
 from tests.api.queries import statements
 from tests.api.test_catalogue_api import assert_error
@@ -44,10 +44,10 @@ def schema(name: str) -> etree.XMLSchema:
 
 def generate(app, base: str = BASE, **overrides: Any) -> sitemaps.Generation:
     """Generates with the application's configuration (and ``overrides`` of SitemapConfig's fields)."""
-    batch = overrides.pop("batch", sitemaps.BATCH)
+    batch = overrides.pop("batch", sitemap_entries.BATCH)
     with app.app_context():
-        config = sitemaps.sitemap_config(app.config, base)
-        config = sitemaps.SitemapConfig(**{**config.__dict__, **overrides})
+        config = sitemap_entries.sitemap_config(app.config, base)
+        config = sitemap_entries.SitemapConfig(**{**config.__dict__, **overrides})
         return sitemaps.generate(db.session, config, batch=batch)
 
 
