@@ -9,7 +9,8 @@ import math
 from collections import Counter
 from typing import Any
 
-from sqlalchemy import Select, func, select, union_all
+from sqlalchemy import Select, func, literal_column, select, union_all
+from sqlalchemy.dialects.postgresql import array
 from sqlalchemy.orm import joinedload, selectinload
 
 from app.extensions import db
@@ -148,9 +149,22 @@ def list_contents(request: ListRequest) -> Page:
 
 def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
     """A page of the published contents of the category ``slug`` of type ``type_slug`` (linked to it directly, not
-    through its subcategories); the position sort is the category's own editorial order."""
+    through its subcategories); the position sort is the category's own editorial order. On PostgreSQL membership is
+    the contents' own ``category_ids`` (app/services/filters.py LABEL_ARRAYS): the count reads the category's contents
+    by its GIN index, and only the position sort reads the links, for their order."""
     category_id = _category_id(type_slug, slug)
-    query = (select(Content).join(ContentCategory, ContentCategory.content_id == Content.id)
-             .where(ContentCategory.category_id == category_id))
-    query = ordered(filtered(query, request), request, editorial=ContentCategory.position).options(*CARD_OPTIONS)
-    return paginate(query, Content.id, request.page, request.page_size)
+    if db.engine.dialect.name != "postgresql":
+        query = (select(Content).join(ContentCategory, ContentCategory.content_id == Content.id)
+                 .where(ContentCategory.category_id == category_id))
+        query = ordered(filtered(query, request), request, editorial=ContentCategory.position).options(*CARD_OPTIONS)
+        return paginate(query, Content.id, request.page, request.page_size)
+    member = literal_column("contents.category_ids").op("@>")(array([category_id]))
+    members = filtered(select(Content).where(member), request)
+    if request.sort == "position":
+        listed = members.join(ContentCategory, (ContentCategory.content_id == Content.id)
+                              & (ContentCategory.category_id == category_id))
+        query = ordered(listed, request, editorial=ContentCategory.position)
+    else:
+        query = ordered(members, request)
+    return paginate(query.options(*CARD_OPTIONS), Content.id, request.page, request.page_size,
+                    counted=members.with_only_columns(Content.id))
