@@ -206,7 +206,8 @@ def _title(rng: random.Random, number: int, labels: Labels, people: list[int], i
     added = ADDED_FROM + ADDED_EVERY * number
     rows.add(Content.__table__, id=number, created_at=added, updated_at=added, slug=f"{slugify(title, 110)}-{number}",
              title=title, original_title=original,
-             description=f"{title}: {rng.choice(KINDS)} о том, что случилось {rng.choice(WHENS)}.",
+             description=f"{title}: {rng.choice(KINDS)} о том, что случилось {rng.choice(WHENS)} "
+                         f"{_PLACES.pick(rng)[0]}.",
              age_rating=rng.choice((0, 6, 12, 16, 18)), published=rng.random() > 0.02, position=0,
              content_type_id=type_id, year=rng.randint(1960, 2026), has_multiple_episodes=series,
              poster_url=f"{media}/posters/film-short.jpg", kinopoisk_id=10_000_000 + number,
