@@ -20,7 +20,7 @@ from app.models.taxonomy import content_genres, content_voice_authors
 from app.services.cards import CARD_OPTIONS
 from app.services.errors import NotFound
 from app.services.filters import ListRequest, filtered, ordered
-from app.services.paging import Page, paginate
+from app.services.paging import Page, paginate, paginate_counting_along
 from app.services.types import content_type, type_not_found
 
 MART_LIMIT = 12  # leading contents per category on the main mart, unless the caller asks for another number
@@ -150,8 +150,9 @@ def list_contents(request: ListRequest) -> Page:
 def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
     """A page of the published contents of the category ``slug`` of type ``type_slug`` (linked to it directly, not
     through its subcategories); the position sort is the category's own editorial order. On PostgreSQL membership is
-    the contents' own ``category_ids`` (app/services/filters.py LABEL_ARRAYS): the count reads the category's contents
-    by its GIN index, and only the position sort reads the links, for their order."""
+    the contents' own ``category_ids`` (app/services/filters.py LABEL_ARRAYS): the category's contents are read by its
+    GIN index, counted along with the page in one statement, and only the position sort reads the links, for their
+    order."""
     category_id = _category_id(type_slug, slug)
     if db.engine.dialect.name != "postgresql":
         query = (select(Content).join(ContentCategory, ContentCategory.content_id == Content.id)
@@ -166,5 +167,5 @@ def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
         query = ordered(listed, request, editorial=ContentCategory.position)
     else:
         query = ordered(members, request)
-    return paginate(query.options(*CARD_OPTIONS), Content.id, request.page, request.page_size,
-                    counted=members.with_only_columns(Content.id))
+    return paginate_counting_along(query.options(*CARD_OPTIONS), Content.id, request.page, request.page_size,
+                                   members.with_only_columns(Content.id))

@@ -32,3 +32,18 @@ def paginate(query: Select[Any], id_column: Any, page: int, page_size: int, coun
     rows = db.session.scalars(query.order_by(id_column).limit(page_size).offset((page - 1) * page_size)).all() \
         if total > (page - 1) * page_size else []
     return Page(list(rows), total, page, page_size)
+
+
+def paginate_counting_along(query: Select[Any], id_column: Any, page: int, page_size: int,
+                            counted: Select[Any]) -> Page:
+    """As ``paginate`` in one statement: the page's rows carry the count of all (a window), for a query whose rows
+    the database reads in full anyway to sort them (a category's contents, never the whole catalogue's: there an
+    index gives the page in order, and a count of all would read every row); ``counted`` counts a page past the
+    last, which has no row to carry it."""
+    total_column = func.count().over().label("total")
+    rows = db.session.execute(query.add_columns(total_column).order_by(id_column).limit(page_size)
+                              .offset((page - 1) * page_size)).all()
+    if rows:
+        return Page([row[0] for row in rows], rows[0].total, page, page_size)
+    total = db.session.scalar(select(func.count()).select_from(counted.order_by(None).subquery())) or 0
+    return Page([], total, page, page_size)

@@ -388,6 +388,14 @@ def test_the_envelope(client, demo_catalogue):
     assert client.get("/contents?page=9").get_json()["items"] == []
 
 
+@pytest.mark.parametrize("sort", ["position", "rating"])
+def test_a_category_page_carries_the_total_on_every_page_and_past_the_last(client, demo_catalogue, sort):
+    pages = [client.get(f"{FILMS_LIST}?pageSize=2&page={page}&sort={sort}").get_json() for page in (1, 2, 3)]
+    assert [page["total"] for page in pages] == [3, 3, 3]
+    assert [len(page["items"]) for page in pages] == [2, 1, 0]
+    assert len({item["id"] for page in pages for item in page["items"]}) == 3
+
+
 def test_unpublished_contents_are_in_no_list(app, client, demo_catalogue):
     change(app, update(Content).where(Content.id.in_((1, 3))).values(published=False))
     assert ids(client.get("/contents")) == [2, 4, 5]
