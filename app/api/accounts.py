@@ -21,7 +21,7 @@ from app.api.access import VIEWER, require_role
 from app.api.docs import answers
 from app.errors import ApiError
 from app.extensions import limiter
-from app.http.mail import send_later
+from app.http.mail import after_the_answer, send_later, send_now
 from app.http.rates import by_ip, configured
 from app.http.tokens import current_account_id, current_session_id, encode_grant, set_token_cookies
 from app.http.viewer import FINGERPRINT_HEADER, device_key
@@ -183,8 +183,16 @@ def _same_session(access_token: str | None, session_id: str) -> None:
 @blp.response(202, AcceptedSchema)
 @answers(blp, 422, 429, body=True)
 def start_restore(body: dict[str, Any]) -> Any:
-    """Mails a code that sets a new password. The same answer whether the email has an account or not."""
-    mail(accounts.start_restore(body["email"], code_rules()))
+    """Mails a code that sets a new password. The same answer, in the same time, whether the email has an account or
+    not: the lookup, the code and the mail all come after the answer."""
+    email, rules = body["email"], code_rules()
+
+    def restore_later() -> None:
+        message = accounts.start_restore(email, rules)
+        if message is not None:
+            send_now(message.to, message.subject, message.body)
+
+    after_the_answer(restore_later)
     return {"message": RESTORE_SENT}
 
 

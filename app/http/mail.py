@@ -5,6 +5,7 @@ for an email that gets none (account enumeration by time). Over SMTP when MAIL_S
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -34,16 +35,26 @@ class EmailBackend(FileBackend):
 
 def send_later(to: str, subject: str, body: str) -> Future[None]:
     """Queues the mail; a failure is logged, never raised into a request."""
+    return after_the_answer(lambda: send_now(to, subject, body))
+
+
+def send_now(to: str, subject: str, body: str) -> None:
+    EmailMessage(subject=subject, body=body, to=[to]).send()
+
+
+def after_the_answer(work: Callable[[], None]) -> Future[None]:
+    """Runs ``work`` (in an application context of its own) on the mail's pool, after the answer: what only some
+    emails need (a code written, a mail sent) then costs no answer any time; a failure is logged, never raised."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
 
-    def send() -> None:
+    def run() -> None:
         with app.app_context():
             try:
-                EmailMessage(subject=subject, body=body, to=[to]).send()
+                work()
             except Exception:
-                app.logger.exception("a mail to a viewer could not be sent")
+                app.logger.exception("work after an answer failed (a mail to a viewer, its code)")
 
-    future = _SENDER.submit(send)
+    future = _SENDER.submit(run)
     _PENDING.add(future)
     future.add_done_callback(_PENDING.discard)
     return future
