@@ -9,7 +9,7 @@ import math
 from collections import Counter
 from typing import Any
 
-from sqlalchemy import Select, func, literal_column, select, union_all
+from sqlalchemy import ARRAY, Integer, Select, bindparam, func, literal_column, select, true, union_all
 from sqlalchemy.dialects.postgresql import array
 from sqlalchemy.orm import joinedload, selectinload
 
@@ -94,15 +94,23 @@ def main_mart(type_id: int | None, limit: int = MART_LIMIT) -> list[dict[str, An
 
 
 def _leading(category_ids: list[int], limit: int) -> Any:
-    """The first ``limit`` published contents of each category, in its order: one LIMIT branch per category in one
-    statement, each an index range scan where content_categories has (category_id, position, content_id); a window
-    function (ROW_NUMBER() ≤ limit) would number every content of every category first."""
-    branches = [select(ContentCategory.category_id, ContentCategory.content_id, ContentCategory.position)
+    """The first ``limit`` published contents of each category, in its order, each an index range scan where
+    content_categories has (category_id, position, content_id); a window function (ROW_NUMBER() ≤ limit) would number
+    every content of every category first. PostgreSQL: one LATERAL subquery over the ids (an array parameter: one
+    statement shape whatever the number of categories); SQLite, which has no LATERAL: one LIMIT branch per category in
+    one UNION ALL."""
+    def first_of(category: Any) -> Any:
+        return (select(ContentCategory.category_id, ContentCategory.content_id, ContentCategory.position)
                 .join(Content, Content.id == ContentCategory.content_id)
-                .where(ContentCategory.category_id == category_id, Content.published)
-                .order_by(ContentCategory.position, ContentCategory.content_id).limit(limit).subquery().select()
-                for category_id in category_ids]
-    return union_all(*branches)
+                .where(ContentCategory.category_id == category, Content.published)
+                .order_by(ContentCategory.position, ContentCategory.content_id).limit(limit))
+
+    if db.engine.dialect.name == "postgresql":
+        given = bindparam("category_ids", category_ids, type_=ARRAY(Integer))
+        ids = func.unnest(given).table_valued("id").render_derived()
+        first = first_of(ids.c.id).lateral()
+        return select(first.c.category_id, first.c.content_id, first.c.position).select_from(ids).join(first, true())
+    return union_all(*(first_of(category_id).subquery().select() for category_id in category_ids))
 
 
 def _label_counts(model: Any, link: Any, column: str, type_id: int) -> list[dict[str, Any]]:
