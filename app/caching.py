@@ -67,8 +67,7 @@ class ResilientCache:
         self._near = SimpleCache(threshold=500, default_timeout=NEAR_SECONDS)
         self._remote = app.config["CACHE_TYPE"] != "SimpleCache"
         self._breaker = Breaker(float(app.config["CACHE_RETRY_AFTER"]))
-        self._generation: tuple[float, int] = (0.0, 0)
-        self._epochs: dict[str, tuple[float, int]] = {}
+        self._counters: dict[str, tuple[float, int]] = {}  # key → (when this process read it, its value)
         self._flights: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
 
@@ -109,32 +108,34 @@ class ResilientCache:
         self._call("delete", key)
 
     def generation(self) -> int:
-        read_at, value = self._generation
-        if time.monotonic() - read_at < GENERATION_MEMO:
-            return value
-        stored = self.get(GENERATION_KEY)
-        value = int(stored) if stored is not None else 0
-        self._generation = (time.monotonic(), value)
-        return value
+        return self._counter(GENERATION_KEY)
 
     def bump_generation(self) -> int:
-        """A new generation (a time in nanoseconds, so that it never repeats one a restarted cache forgot)."""
-        with self._lock:
-            value = max(time.time_ns(), self._generation[1] + 1)
-            self.set(GENERATION_KEY, value, 0)
-            self._local.set(GENERATION_KEY, value, 0)
-            self._generation = (time.monotonic(), value)
-            return value
+        return self._bump(GENERATION_KEY)
 
     def epoch(self, name: str) -> int:
-        """The named cache's epoch: bumped by ``clear``, read like the generation (memoised ``GENERATION_MEMO``)."""
-        read_at, value = self._epochs.get(name, (0.0, 0))
+        """The named cache's epoch: bumped by ``clear``, read like the generation."""
+        return self._counter(f"{GENERATION_KEY}:{name}")
+
+    def _counter(self, key: str) -> int:
+        """A counter as this process last read it, trusted ``GENERATION_MEMO`` seconds."""
+        read_at, value = self._counters.get(key, (0.0, 0))
         if time.monotonic() - read_at < GENERATION_MEMO:
             return value
-        stored = self.get(f"{GENERATION_KEY}:{name}")
+        stored = self.get(key)
         value = int(stored) if stored is not None else 0
-        self._epochs[name] = (time.monotonic(), value)
+        self._counters[key] = (time.monotonic(), value)
         return value
+
+    def _bump(self, key: str) -> int:
+        """A new value of the counter (a time in nanoseconds, so that it never repeats one a restarted cache forgot),
+        seen at once in this process."""
+        with self._lock:
+            value = max(time.time_ns(), self._counter(key) + 1)
+            self.set(key, value, 0)
+            self._local.set(key, value, 0)
+            self._counters[key] = (time.monotonic(), value)
+            return value
 
     def key(self, name: str, rest: str) -> str:
         """A key of the named cache ``name`` for what is derived from the catalogue: unreachable once either the
@@ -161,11 +162,7 @@ class ResilientCache:
 
     def clear(self, name: str) -> None:
         """Every entry of the named cache: unreachable at once (a new epoch), then deleted."""
-        with self._lock:
-            value = max(time.time_ns(), self.epoch(name) + 1)
-            self.set(f"{GENERATION_KEY}:{name}", value, 0)
-            self._local.set(f"{GENERATION_KEY}:{name}", value, 0)
-            self._epochs[name] = (time.monotonic(), value)
+        self._bump(f"{GENERATION_KEY}:{name}")
         for cache in (self._local, self._near):
             for key in list(self._local_keys(cache, name)):
                 cache.delete(key)
@@ -192,6 +189,17 @@ class ResilientCache:
         return (key for key in list(cache._cache) if key.startswith(f"{name}:"))
 
     # Single flight.
+
+    def kept_or_claim(self, key: str) -> tuple[Any, bool]:
+        """The entry at ``key`` (a near read), or the one another request is making now once made; else None, and
+        whether this request is to make it (then it must ``settle`` it): False when waiting for another was in vain
+        (it failed or was slow), and this request makes it too."""
+        kept = self.get(key, near=True)
+        if kept is not None:
+            return kept, False
+        if self.claim(key):
+            return None, True
+        return self.wait(key), False
 
     def claim(self, key: str) -> bool:
         """Whether this request is the one to make ``key``'s entry (then ``settle`` it, whatever happens); False when

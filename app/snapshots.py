@@ -90,10 +90,7 @@ def content_snapshot(content_id: int) -> ContentSnapshot | None:
     """The content's snapshot, from the cache or made now; None when there is no such content. With the database
     unreachable, the last snapshot made of it, if there is one (else the failure goes on to app/errors.py)."""
     cache, key = store(), _fresh_key(content_id)
-    kept = cache.get(key, near=True)
-    claimed = kept is None and cache.claim(key)
-    if kept is None and not claimed:  # another request makes it now: wait for that one (app/caching.py)
-        kept = cache.wait(key)
+    kept, claimed = cache.kept_or_claim(key)  # one request makes it; the others asking wait (app/caching.py)
     if kept is not None:
         return kept
     try:

@@ -18,7 +18,7 @@ from jwt import PyJWTError
 from werkzeug.wrappers import Response
 
 from app.api.access import VIEWER, require_role
-from app.api.docs import answers
+from app.api.docs import BEARER, answers, never_stored
 from app.errors import ApiError
 from app.extensions import limiter
 from app.http.mail import after_the_answer, send_later, send_now
@@ -43,7 +43,6 @@ from app.services.accounts import CodeRules, Mail
 from app.services.progress import adopt_device_progress
 
 blp = Blueprint("accounts", __name__, description="Accounts: sign-up, sign-in, tokens, passwords (spec §7)")
-BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 MAIL_SENT = "Проверьте почту: мы отправили письмо с кодом"
 RESTORE_SENT = "Если этот адрес зарегистрирован, мы отправили на него письмо с кодом"
 PASSWORD_SET = "Пароль изменён: войдите с новым паролем"  # noqa: S105 - a message
@@ -68,10 +67,7 @@ limited_per_account = limiter.shared_limit(configured("RATE_LIMIT_AUTH_ACCOUNT")
                                            key_func=by_account)
 
 
-@blp.after_request
-def no_store(response: Response) -> Response:
-    response.cache_control.no_store = True
-    return response
+never_stored(blp)
 
 
 def code_rules() -> CodeRules:

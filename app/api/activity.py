@@ -10,9 +10,8 @@ from typing import Any
 from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from werkzeug.wrappers import Response
 
-from app.api.docs import VIEWER, answers, id_parameter
+from app.api.docs import VIEWER, answers, id_parameter, never_stored
 from app.errors import ApiError
 from app.extensions import limiter
 from app.http.rates import by_ip, by_viewer, configured
@@ -37,10 +36,7 @@ def identify_viewer() -> None:
         raise ApiError(401, "viewer_unknown", "X-Session-Context or a bearer token is required")
 
 
-@blp.after_request
-def no_store(response: Response) -> Response:
-    response.cache_control.no_store = True
-    return response
+never_stored(blp)
 
 
 @blp.route(f"{EPISODE_PATH}/time-progress", methods=["POST"], parameters=EPISODE_IDS)

@@ -9,7 +9,7 @@ from flask import current_app
 from flask_smorest import Blueprint
 
 from app.api.access import ADMIN, require_role
-from app.api.docs import answers, id_parameter
+from app.api.docs import BEARER, answers, id_parameter, never_stored
 from app.http.tokens import current_account_id
 from app.models.ids import storable_id
 from app.schemas.accounts import NewUserSchema, UserPageSchema, UserSchema, UserSearchSchema
@@ -17,13 +17,9 @@ from app.services import accounts
 from app.services.errors import NotFound
 
 blp = Blueprint("administration", __name__, description="Accounts, for administrators")
-BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
-@blp.after_request
-def no_store(response: Any) -> Any:
-    response.cache_control.no_store = True
-    return response
+never_stored(blp)
 
 
 @blp.route("/administration/users", methods=["POST"])

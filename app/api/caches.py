@@ -9,21 +9,17 @@ from typing import Any
 from flask_smorest import Blueprint
 
 from app.api.access import ADMIN, require_role
-from app.api.docs import answers
+from app.api.docs import BEARER, answers, never_stored
 from app.caching import NAMED_CACHES, store
 from app.schemas.caches import CachesSchema
 from app.services.errors import NotFound
 
 blp = Blueprint("caches", __name__, description="Named caches: sizes and clearing (administrators)")
-BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 NAME = {"in": "path", "name": "name", "required": True, "description": "a named cache", "example": "responses",
         "schema": {"type": "string", "enum": list(NAMED_CACHES)}}
 
 
-@blp.after_request
-def no_store(response: Any) -> Any:
-    response.cache_control.no_store = True
-    return response
+never_stored(blp)
 
 
 def _sizes() -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
-from app.api.docs import answers
+from app.api.docs import NO_STORE, answers
 from app.extensions import limiter
 from app.http.rates import by_ip, configured
 from app.http.viewer import issue_device_identity
@@ -16,7 +16,6 @@ from app.schemas.activity import SessionContextRequestSchema, SessionContextSche
 
 blp = Blueprint("devices", __name__, description="Device identities for viewers without an account")
 
-NO_STORE = {"Cache-Control": "no-store"}
 
 
 @blp.route("/session-context", methods=["POST"])

@@ -21,6 +21,17 @@ SECURITY_SCHEMES = {
     "bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
 }
 VIEWER: list[dict[str, list[str]]] = [{"SessionContext": []}, {"bearerAuth": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]  # an account's calls: a bearer token only
+NO_STORE = {"Cache-Control": "no-store"}  # the headers of an answer no cache may keep
+
+
+def never_stored(blp: Blueprint) -> None:
+    """No answer of ``blp`` may be kept by any cache: they are about the caller (accounts, progress, administration)."""
+
+    @blp.after_request
+    def no_store(response: Any) -> Any:
+        response.cache_control.no_store = True
+        return response
 
 
 def answers(blp: Blueprint, *statuses: int, body: bool = False) -> Callable[[Any], Any]:

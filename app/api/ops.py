@@ -9,13 +9,12 @@ from flask import current_app
 from flask_smorest import Blueprint
 from sqlalchemy import text
 
-from app.api.docs import answers
+from app.api.docs import NO_STORE, answers
 from app.extensions import db
 from app.schemas.ops import HealthSchema, ReadinessSchema
 
 blp = Blueprint("ops", __name__, description="Liveness and readiness probes")
 
-NO_STORE = {"Cache-Control": "no-store"}
 
 
 @blp.route("/healthz")

@@ -24,7 +24,7 @@ from flask import Response, current_app, request, url_for
 from flask_smorest import Blueprint
 
 from app.api.access import ADMIN, require_role
-from app.api.docs import answers
+from app.api.docs import BEARER, NO_STORE, answers
 from app.extensions import db
 from app.http.urls import absolute_url, public_base
 from app.models.ids import MAX_ID, storable_id
@@ -34,9 +34,7 @@ from app.services.errors import NotFound
 
 blp = Blueprint("seo", __name__, description="robots.txt, the sitemaps (with Google's video extension) and their "
                                              "generation")
-BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 XML = "application/xml"
-NO_STORE = {"Cache-Control": "no-store"}
 FALLBACK_ROBOTS = sitemaps.robots_txt(None)  # when the sitemap's address cannot be had
 BRIEF_SECONDS = 60  # what may change soon: the index before the first generation, robots.txt without its sitemap
 

@@ -12,7 +12,7 @@ from flask import current_app, request
 from flask_smorest import Blueprint
 
 from app.api.access import VIEWER, require_role
-from app.api.docs import answers
+from app.api.docs import BEARER, answers
 from app.errors import ApiError
 from app.http.tokens import current_account_id
 from app.schemas.accounts import PaymentAckSchema, PaymentEventSchema, SubscriptionQuerySchema, SubscriptionSchema
@@ -26,7 +26,7 @@ SIGNATURE_HEADER = "X-Signature"
 @require_role(VIEWER)
 @blp.arguments(SubscriptionQuerySchema, location="query")
 @blp.response(201, SubscriptionSchema)
-@blp.doc(security=[{"bearerAuth": []}])
+@blp.doc(security=BEARER)
 @answers(blp, 401, 422)
 def subscribe(query: dict[str, Any]) -> Any:
     """A pending subscription to the plan; the payment provider's notification activates it."""

@@ -94,15 +94,11 @@ def answer_from_store() -> Response | None:
     if request.method not in ("GET", "HEAD") or _seconds() <= 0 or personal is None or (personal and not anonymous()):
         return None
     g.shared_key = _key()
-    cache = store()
-    kept = cache.get(g.shared_key, near=True)
+    kept, claimed = store().kept_or_claim(g.shared_key)  # one request makes it; the others asking wait for that one
+    if claimed:
+        g.shared_claim = g.shared_key
     if kept is None:
-        if cache.claim(g.shared_key):  # this request makes it; the others asking meanwhile wait for it
-            g.shared_claim = g.shared_key
-            return None
-        kept = cache.wait(g.shared_key)
-        if kept is None:  # its maker failed or is slow: make it here too
-            return None
+        return None
     status, headers, body = kept
     response = current_app.response_class(body, status=status, headers=headers)
     response.kept = True  # type: ignore[attr-defined]

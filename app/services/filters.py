@@ -84,20 +84,14 @@ def filtered(query: Query, request: ListRequest) -> Query:
     """``query`` (of Content) narrowed to the published contents ``request``'s filters let through. Label filters are
     EXISTS subqueries: a content with two of the genres asked for is still one row."""
     conditions: list[ColumnElement[bool] | Any] = [Content.published]
-    if db.engine.dialect.name == "postgresql":
-        for field, (column, model) in LABEL_ARRAYS.items():
-            if slugs := getattr(request, field):  # any of them: the arrays overlap (none known: NULL, no match)
+    arrays = db.engine.dialect.name == "postgresql"
+    for field, (column, model) in LABEL_ARRAYS.items():  # any of the slugs
+        if slugs := getattr(request, field):
+            if arrays:  # the arrays overlap (no slug known: NULL, no match)
                 ids = select(func.array_agg(model.id)).where(model.slug.in_(slugs)).scalar_subquery()
                 conditions.append(literal_column(f"contents.{column}").op("&&")(ids))
-    else:
-        if request.genres:
-            conditions.append(Content.genres.any(Genre.slug.in_(request.genres)))
-        if request.countries:
-            conditions.append(Content.countries.any(Country.slug.in_(request.countries)))
-        if request.tags:
-            conditions.append(Content.tags.any(Tag.slug.in_(request.tags)))
-        if request.voice_authors:
-            conditions.append(Content.voice_authors.any(VoiceAuthor.slug.in_(request.voice_authors)))
+            else:  # Content.genres, .countries, .tags, .voice_authors
+                conditions.append(getattr(Content, field).any(model.slug.in_(slugs)))
     if request.year_from is not None:
         conditions.append(Content.year >= request.year_from)
     if request.year_to is not None:

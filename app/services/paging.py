@@ -24,11 +24,14 @@ class Page:
                 "pageSize": self.page_size}
 
 
-def paginate(query: Select[Any], id_column: Any, page: int, page_size: int, counted: Select[Any] | None = None) -> Page:
-    """``query`` (ordered as its caller wants, or not at all) one page at a time, ``id_column`` last in the order;
-    ``counted``: the same rows asked more cheaply for their count (without what only orders them), if there is such."""
-    counting = (query if counted is None else counted).order_by(None)
-    total = db.session.scalar(select(func.count()).select_from(counting.subquery())) or 0
+def count_of(query: Select[Any]) -> int:
+    """How many rows ``query`` has (its order left out)."""
+    return db.session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
+
+
+def paginate(query: Select[Any], id_column: Any, page: int, page_size: int) -> Page:
+    """``query`` (ordered as its caller wants, or not at all) one page at a time, ``id_column`` last in the order."""
+    total = count_of(query)
     rows = db.session.scalars(query.order_by(id_column).limit(page_size).offset((page - 1) * page_size)).all() \
         if total > (page - 1) * page_size else []
     return Page(list(rows), total, page, page_size)
@@ -45,5 +48,4 @@ def paginate_counting_along(query: Select[Any], id_column: Any, page: int, page_
                               .offset((page - 1) * page_size)).all()
     if rows:
         return Page([row[0] for row in rows], rows[0].total, page, page_size)
-    total = db.session.scalar(select(func.count()).select_from(counted.order_by(None).subquery())) or 0
-    return Page([], total, page, page_size)
+    return Page([], count_of(counted), page, page_size)
