@@ -12,7 +12,7 @@ fail or to wait.
 * Named caches (``NAMED_CACHES``: what ``GET /caches`` lists and ``DELETE /caches/{name}`` clears): each name's keys
   start with it and carry its own epoch beside the generation (``key()``), so that clearing one bumps its epoch (its
   entries are unreachable in every process, as for the generation) and then deletes its keys to free the memory.
-* Single flight (``claim``/``wait``/``settle``): when a hot entry is missing (expired, cleared, a new generation), one
+* Single flight (``kept_or_claim``/``settle``): when a hot entry is missing (expired, cleared, a new generation), one
   request makes it and the others asking for it meanwhile wait for that one (``FLIGHT_WAIT`` seconds at most, then
   they make it themselves: never a hang): in this process on an event, across processes on a Redis lock.
 
@@ -193,35 +193,24 @@ class ResilientCache:
     def kept_or_claim(self, key: str) -> tuple[Any, bool]:
         """The entry at ``key`` (a near read), or the one another request is making now once made; else None, and
         whether this request is to make it (then it must ``settle`` it): False when waiting for another was in vain
-        (it failed or was slow), and this request makes it too."""
+        (it failed or was slow), and this request makes it too. When another process makes it, one request of this
+        process waits for it on Redis and the others of this process wait for that one."""
         kept = self.get(key, near=True)
         if kept is not None:
             return kept, False
-        if self.claim(key):
-            return None, True
-        return self.wait(key), False
-
-    def claim(self, key: str) -> bool:
-        """Whether this request is the one to make ``key``'s entry (then ``settle`` it, whatever happens); False when
-        another one, here or in another process, is making it now (then ``wait``). When another process makes it,
-        this request waits for it here already, and the others of this process wait for this one."""
         with self._lock:
-            if key in self._flights:
-                return False
-            self._flights[key] = threading.Event()
-        if self._remote and not self._breaker.open:
+            event = self._flights.get(key)
+            if event is None:
+                self._flights[key] = threading.Event()
+        if event is not None:  # made in this process
+            event.wait(FLIGHT_WAIT)
+            return self.get(key), False
+        if self._locked_elsewhere(key):
             try:
-                token = uuid.uuid4().hex
-                if not self._shared._write_client.set(self._lock_key(key), token, nx=True, px=int(FLIGHT_WAIT * 1000)):
-                    try:
-                        self._poll(key)
-                    finally:
-                        self._end_flight(key)
-                    return False
-            except Exception as error:
-                self._log.warning("the cache (Redis) failed locking (%s)", error)
-                self._breaker.trip()
-        return True
+                return self._poll(key), False
+            finally:
+                self._end_flight(key)
+        return None, True
 
     def settle(self, key: str) -> None:
         """The claimed entry is made (or its making failed): those waiting look again."""
@@ -232,17 +221,19 @@ class ResilientCache:
                 self._breaker.trip()
         self._end_flight(key)
 
-    def wait(self, key: str) -> Any:
-        """The entry another request is making, once made; None when it failed or took longer than FLIGHT_WAIT (the
-        caller then makes it itself)."""
-        event = self._flights.get(key)
-        if event is not None:  # made in this process, or awaited from another by a request of this one
-            event.wait(FLIGHT_WAIT)
-            return self.get(key)
-        value = self.get(key)
-        if value is not None or not self._remote:
-            return value
-        return self._poll(key)
+    def _locked_elsewhere(self, key: str) -> bool:
+        """Whether another process holds ``key``'s Redis lock (else this one takes it; without Redis, or with Redis
+        failing, no process but this one can be waited for)."""
+        if not self._remote or self._breaker.open:
+            return False
+        try:
+            token = uuid.uuid4().hex
+            return not self._shared._write_client.set(self._lock_key(key), token, nx=True,
+                                                      px=int(FLIGHT_WAIT * 1000))
+        except Exception as error:
+            self._log.warning("the cache (Redis) failed locking (%s)", error)
+            self._breaker.trip()
+            return False
 
     def _poll(self, key: str) -> Any:
         """The entry another process is making: its lock goes when it is made."""
