@@ -14,7 +14,7 @@ from app.extensions import db
 from app.models import Content, ContentPerson, Episode
 from app.models.ids import storable_id
 from app.models.slugs import is_slug
-from app.services.cards import CARD_OPTIONS
+from app.services.cards import CARD_OPTIONS, cards_by_id
 from app.services.episodes import EpisodeRef, play_order
 from app.services.errors import NotFound
 from app.services.paging import Page, paginate
@@ -120,8 +120,8 @@ def most_relevant(type_slug: str | None, page: int, page_size: int) -> Page:
         ranked = ranked.where(Content.content_type_id == content_type_by_slug(type_slug).id)
     ranked = ranked.order_by(Content.position, relevance(datetime.now(UTC).year).desc())
     found = paginate(ranked, Content.id.desc(), page, page_size)
-    cards = {content.id: content for content in db.session.scalars(
-        select(Content).where(Content.id.in_(found.items)).options(*CARD_OPTIONS))} if found.items else {}
+    cards = {content.id: content for content in db.session.scalars(cards_by_id(found.items)).unique()} \
+        if found.items else {}
     return Page([cards[content_id] for content_id in found.items], found.total, page, page_size)
 
 

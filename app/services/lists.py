@@ -17,7 +17,7 @@ from app.extensions import db
 from app.models import Category, Content, ContentCategory, ContentType, Country, Genre, VoiceAuthor
 from app.models.catalogue import content_countries
 from app.models.taxonomy import content_genres, content_voice_authors
-from app.services.cards import CARD_OPTIONS
+from app.services.cards import CARD_OPTIONS, cards_by_id
 from app.services.errors import NotFound
 from app.services.filters import ListRequest, filtered, ordered
 from app.services.paging import Page, paginate, paginate_counting_along
@@ -85,8 +85,8 @@ def main_mart(type_id: int | None, limit: int = MART_LIMIT) -> list[dict[str, An
         leading += db.session.execute(_leading([c.id for c in categories[start:start + MART_PAGE]], limit)).all()
     if not leading:
         return [{"category": category, "contents": []} for category in categories]
-    cards = {content.id: content for content in db.session.scalars(
-        select(Content).where(Content.id.in_({row.content_id for row in leading})).options(*CARD_OPTIONS))}
+    cards = {content.id: content for content in
+             db.session.scalars(cards_by_id({row.content_id for row in leading})).unique()}
     contents: dict[int, list[Content]] = {category.id: [] for category in categories}
     for row in sorted(leading, key=lambda row: (row.position, row.content_id)):
         contents[row.category_id].append(cards[row.content_id])

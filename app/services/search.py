@@ -26,7 +26,7 @@ from sqlalchemy import ColumnElement, Integer, Select, case, column, exists, fun
 
 from app.extensions import db
 from app.models import Content, SearchDocument, SearchWord
-from app.services.cards import CARD_OPTIONS
+from app.services.cards import cards_by_id
 from app.services.filters import ListRequest, Query, filtered
 from app.services.paging import Page
 from app.services.search_text import latin, stem, words
@@ -65,7 +65,7 @@ def search(query: str, request: ListRequest, generation: int = 0) -> SearchResul
     total = rows[0].total if rows else _count(candidates, request) if page > 1 else 0
     ids = [row.content_id for row in rows]
     contents = {c.id: c for c in db.session.scalars(  # published: a content unpublished since it was indexed is not
-        select(Content).where(Content.id.in_(ids), Content.published).options(*CARD_OPTIONS))}
+        cards_by_id(ids, Content.published)).unique()}
     return SearchResult(Page([contents[i] for i in ids if i in contents], total, page, page_size), corrected)
 
 
