@@ -91,6 +91,7 @@ def _revocations(app: Flask) -> object:
 
 
 def _register_blueprints(app: Flask) -> None:
+    from app.admin import init_admin
     from app.api.access import register_token_handlers
     from app.api.accounts import blp as accounts_api
     from app.api.activity import blp as activity_api
@@ -138,6 +139,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(player_bp)
     app.extensions["embed_inline_sources"] = inline_sources  # the hashes of the page's CSP (app/http/headers.py)
     register_static(app)
+    init_admin(app)  # the editors' admin at /admin (app/admin)
     register_security_headers(app)  # framing and CSP headers on every response
     app.cli.add_command(demo_cli)
     app.cli.add_command(search_cli)

@@ -169,6 +169,8 @@ class Settings:
     # session), counted before any password is hashed (app/api/accounts.py).
     RATE_LIMIT_AUTH_IP: str = "30 per minute; 300 per hour"
     RATE_LIMIT_AUTH_ACCOUNT: str = "10 per minute; 60 per hour"
+    # How long an editor stays signed in to the admin without signing in again.
+    ADMIN_SESSION_HOURS: int = 12
     # Mail (Flask-Mailman over SMTP): with no MAIL_SERVER, each mail is written to the log and to instance/outbox/
     # (the demo works with nothing installed). MAIL_TIMEOUT bounds a slow SMTP server (mail goes out after the answer).
     MAIL_SERVER: str = ""
@@ -322,6 +324,15 @@ class Settings:
             RATELIMIT_SWALLOW_ERRORS=True,
             RATELIMIT_HEADERS_ENABLED=True,  # X-RateLimit-* on limited calls, Retry-After on a 429
             RATELIMIT_KEY_PREFIX=self.RATE_LIMIT_KEY_PREFIX,
+            # The admin's sign-in (app/admin/access.py): Flask's signed session cookie, sent to /admin only, over
+            # HTTPS when the service is public on HTTPS, for a working day at most
+            SESSION_COOKIE_PATH="/admin",
+            SESSION_COOKIE_HTTPONLY=True,
+            SESSION_COOKIE_SAMESITE="Lax",
+            SESSION_COOKIE_SECURE=self.PUBLIC_URL.startswith("https://"),
+            PERMANENT_SESSION_LIFETIME=timedelta(hours=self.ADMIN_SESSION_HOURS),
+            BABEL_DEFAULT_LOCALE="ru",
+            BABEL_DEFAULT_TIMEZONE="Europe/Moscow",
             # flask-smorest: the OpenAPI document at /openapi.json
             API_TITLE="Player catalogue API",
             API_VERSION="v1",

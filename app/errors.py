@@ -21,6 +21,14 @@ from app.database import UNAVAILABLE as DATABASE_UNAVAILABLE
 from app.http.requests import request_id
 from app.services.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated
 
+ADMIN_MESSAGES = {
+    400: "Запрос не понят: вернитесь на предыдущую страницу и попробуйте ещё раз.",
+    403: "Недостаточно прав: эта страница только для администраторов.",
+    404: "Такой страницы нет: возможно, запись удалили.",
+    413: "Файл слишком большой.",
+    500: "Что-то пошло не так. Мы уже знаем об ошибке.",
+    503: "База данных недоступна. Попробуйте через минуту.",
+}
 PAGE_BLUEPRINTS = {"player"}  # their errors render an HTML screen, everyone else's are JSON
 
 _CODES = {
@@ -90,7 +98,19 @@ def error_screen(
     return render_template("player/error.html", message=message, error_id=error_id, context=context), status
 
 
+def _admin() -> bool:
+    """An admin page's error is a page of the admin (app/admin), in Russian."""
+    return request.path == "/admin" or request.path.startswith("/admin/")
+
+
+def admin_error_page(status: int, error_id: str | None = None) -> tuple[str, int]:
+    message = ADMIN_MESSAGES.get(status, ADMIN_MESSAGES[500])
+    return render_template("admin/error.html", status=status, message=message, error_id=error_id), status
+
+
 def handle_http_exception(error: HTTPException) -> Any:
+    if _admin() and (error.code or 500) >= 400 and error.code not in (405, 429):
+        return admin_error_page(error.code or 500)
     if request.blueprint in PAGE_BLUEPRINTS:
         message = texts.CONTENT_NOT_AVAILABLE if error.code == 404 else texts.GENERIC_ERROR
         return error_screen(message, error.code or 500)
@@ -109,8 +129,8 @@ def handle_database_unavailable(error: Exception) -> Any:
     retry = str(current_app.config["DB_RETRY_AFTER"])
     current_app.logger.warning("503 on %s %s: the database is unavailable (%s)", request.method, request.path,
                                type(error).__name__)
-    if request.blueprint in PAGE_BLUEPRINTS:
-        html, status = error_screen(texts.GENERIC_ERROR, 503)
+    if request.blueprint in PAGE_BLUEPRINTS or _admin():
+        html, status = admin_error_page(503) if _admin() else error_screen(texts.GENERIC_ERROR, 503)
         return html, status, {"Retry-After": retry}
     body = error_body(503, "service_unavailable", "The service is unavailable for a moment; try again")
     return body, 503, {"Retry-After": retry}
@@ -121,6 +141,8 @@ def handle_unexpected(error: Exception) -> Any:
     error_id = _report(error)
     # The same exception again: Sentry's dedupe drops the logging integration's copy of it.
     current_app.logger.error("unhandled error %s on %s %s", error_id, request.method, request.path, exc_info=error)
+    if _admin():
+        return admin_error_page(500, error_id)
     if request.blueprint in PAGE_BLUEPRINTS:
         return error_screen(texts.GENERIC_ERROR, 500, error_id=error_id)
     body = error_body(500, "internal_error", InternalServerError.description, {"errorId": error_id})

@@ -53,7 +53,7 @@ def by_account() -> str:
     address. Read from the body before the view: the limit comes before any hash."""
     body = request.get_json(silent=True)
     body = body if isinstance(body, dict) else {}
-    email = body.get("email")
+    email = body.get("email") or request.form.get("email")  # the API's JSON, the admin's sign-in form
     if isinstance(email, str) and email.strip():
         return "account:" + accounts.normalise_email(email)[:254]
     token = body.get("refreshToken") or request.cookies.get(current_app.config["JWT_REFRESH_COOKIE_NAME"])

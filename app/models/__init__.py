@@ -13,6 +13,7 @@ from app.models.accounts import (
 )
 from app.models.activity import WatchProgress
 from app.models.ads import AdCreative, AdMediaFile, AdPlacement, AdPosition, AdTrackingHit
+from app.models.audit import AuditAction, AuditEntry
 from app.models.catalogue import (
     AvailabilityRule,
     Content,
@@ -37,6 +38,8 @@ __all__ = [
     "AdPlacement",
     "AdPosition",
     "AdTrackingHit",
+    "AuditAction",
+    "AuditEntry",
     "AuthSession",
     "AvailabilityRule",
     "Category",

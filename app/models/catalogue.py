@@ -120,6 +120,10 @@ class Content(db.Model):  # type: ignore[name-defined]
         back_populates="content", order_by="Season.order", cascade="all, delete-orphan"
     )
     episodes: Mapped[list[Episode]] = relationship(back_populates="content", cascade="all, delete-orphan")
+    # A film's episode (or any episode outside a season), as the admin edits it beside the seasons.
+    loose_episodes: Mapped[list[Episode]] = relationship(
+        primaryjoin="and_(Content.id == Episode.content_id, Episode.season_id.is_(None))", order_by="Episode.order",
+        overlaps="episodes,content", cascade="all, delete-orphan")
     availability_rules: Mapped[list[AvailabilityRule]] = relationship(
         back_populates="content", cascade="all, delete-orphan"
     )
@@ -142,6 +146,8 @@ class Season(db.Model):  # type: ignore[name-defined]
     title: Mapped[str | None] = mapped_column(String(255))
 
     content: Mapped[Content] = relationship(back_populates="seasons")
+    episodes: Mapped[list[Episode]] = relationship(
+        back_populates="season", order_by="Episode.order", cascade="all, delete-orphan")
 
     def __str__(self) -> str:
         return self.title or f"Сезон {self.order}"
@@ -167,7 +173,7 @@ class Episode(db.Model):  # type: ignore[name-defined]
     created_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now())
 
     content: Mapped[Content] = relationship(back_populates="episodes")
-    season: Mapped[Season | None] = relationship()
+    season: Mapped[Season | None] = relationship(back_populates="episodes")
 
     def __str__(self) -> str:
         return self.title

@@ -40,7 +40,8 @@ class MenuItem(db.Model):  # type: ignore[name-defined]
     url: Mapped[str] = mapped_column(String(MAX_PATH))
     position: Mapped[int] = mapped_column(Integer, default=0)
 
-    children: Mapped[list[MenuItem]] = relationship(order_by="MenuItem.position")
+    children: Mapped[list[MenuItem]] = relationship(order_by="MenuItem.position", back_populates="parent")
+    parent: Mapped[MenuItem | None] = relationship(remote_side=[id], back_populates="children")
 
     def __str__(self) -> str:
         return self.title

@@ -33,7 +33,10 @@ def slugify(text: str, max_length: int = MAX_SLUG) -> str:
 
 def default_slug(context: Any) -> str:
     """A column default: the row's title as a slug, with a random tail, since titles repeat (the seeder and the admin
-    give slugs of their own)."""
+    give slugs of their own). Asked with no row (the admin's empty form shows the default): empty, the title decides
+    at the insert."""
+    if context is None:
+        return ""
     title = context.get_current_parameters().get("title") or ""
     return f"{slugify(title, MAX_SLUG - 7) or 'item'}-{secrets.token_hex(3)}"
 

@@ -1,0 +1,94 @@
+"""The admin for editors (Flask-Admin, in Russian through Flask-Babel): the catalogue, the site, the accounts, and the
+audit trail of every change made here. ``init_admin`` builds a new Admin with new views for each application (a view
+is bound to one)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_admin import Admin, AdminIndexView, expose
+from flask_admin.theme import Bootstrap4Theme
+from flask_babel import Babel
+from sqlalchemy import func, select
+
+from app.admin import access, audit
+from app.admin.accounts import AccountView, role_label
+from app.admin.audit import AuditView
+from app.admin.catalogue import (
+    CategoryView,
+    ContentTypeView,
+    ContentView,
+    CountryView,
+    LabelView,
+    LanguageView,
+    PersonTypeView,
+    PersonView,
+)
+from app.admin.site import MenuItemView, PromoSlideView, RedirectView
+from app.extensions import db
+from app.models import (
+    Account,
+    AuditEntry,
+    Category,
+    Content,
+    ContentType,
+    Country,
+    Episode,
+    Genre,
+    Language,
+    MenuItem,
+    Person,
+    PersonType,
+    PromoSlide,
+    Redirect,
+    Tag,
+    VoiceAuthor,
+)
+
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"  # ours, before Flask-Admin's own
+CATALOGUE = "Каталог"
+LABELS = "Справочники"
+SITE = "Сайт"
+
+
+class IndexView(access.Guarded, AdminIndexView):
+    @expose("/")
+    def index(self) -> Any:
+        counted = ((Content, "Фильмы и сериалы", "content.index_view"), (Episode, "Серии", None),
+                   (Category, "Категории", "category.index_view"), (AuditEntry, "Изменения в журнале",
+                                                                    "audit.index_view"))
+        summary = [(title, db.session.scalar(select(func.count()).select_from(model)), endpoint)
+                   for model, title, endpoint in counted]
+        return self.render("admin/dashboard.html", summary=summary)
+
+
+def init_admin(app: Flask) -> Admin:
+    Babel(app, locale_selector=lambda: "ru", timezone_selector=lambda: "UTC")
+    admin = Admin(app, name="Редакция", url="/admin", theme=Bootstrap4Theme(base_template="admin/editorial_base.html"),
+                  index_view=IndexView(name="Главная", url="/admin"), translations_path=str(TRANSLATIONS))
+    session = db
+    for view in (
+        ContentView(Content, session, name="Фильмы и сериалы", category=CATALOGUE, endpoint="content"),
+        CategoryView(Category, session, name="Категории", category=CATALOGUE, endpoint="category"),
+        ContentTypeView(ContentType, session, name="Типы", category=CATALOGUE, endpoint="content_type"),
+        LabelView(Genre, session, name="Жанры", category=LABELS, endpoint="genre"),
+        LabelView(Tag, session, name="Теги", category=LABELS, endpoint="tag"),
+        CountryView(Country, session, name="Страны", category=LABELS, endpoint="country"),
+        LanguageView(Language, session, name="Языки", category=LABELS, endpoint="language"),
+        LabelView(VoiceAuthor, session, name="Озвучка", category=LABELS, endpoint="voice_author"),
+        PersonView(Person, session, name="Персоны", category=LABELS, endpoint="person"),
+        PersonTypeView(PersonType, session, name="Роли персон", category=LABELS, endpoint="person_type"),
+        PromoSlideView(PromoSlide, session, name="Промо-слайды", category=SITE, endpoint="promo_slide"),
+        MenuItemView(MenuItem, session, name="Меню", category=SITE, endpoint="menu_item"),
+        RedirectView(Redirect, session, name="Перенаправления", category=SITE, endpoint="redirect"),
+        AccountView(Account, session, name="Учётные записи", endpoint="account"),
+        AuditView(AuditEntry, session, name="Журнал изменений", endpoint="audit"),
+        access.SignInView(name="Вход", url="/admin/session", endpoint="sign_in"),
+    ):
+        admin.add_view(view)
+    app.jinja_env.globals.update(admin_signed_in=access.signed_in, admin_sign_out_form=access.sign_out_form,
+                                 admin_role_label=role_label)
+    audit.listen()
+    return admin

@@ -1,0 +1,139 @@
+"""Who may use the admin: editors and administrators signed in with their account (app/services/accounts.py), held in
+Flask's signed session cookie (path /admin, HttpOnly, SameSite=Lax; app/config.py), not the API's bearer tokens.
+
+Every admin request reads the account again (one query): a blocked account, one made a viewer, or one whose password
+changed since the sign-in (the session carries a fingerprint of the password's hash) is signed out at once. Anonymous
+callers and viewers are sent to the sign-in page from every admin address; an editor asking for what only
+administrators may do (the accounts) gets a 403 page."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import abort, flash, g, redirect, request, session, url_for
+from flask_admin import BaseView, expose
+from flask_admin.form import SecureForm
+from werkzeug.wrappers import Response
+from wtforms import EmailField, PasswordField
+from wtforms.validators import DataRequired, Length
+
+from app.api.access import ROLE_RANK
+from app.api.accounts import limited_per_account, limited_per_ip
+from app.extensions import db
+from app.models import Account, Role
+from app.models.accounts import MAX_EMAIL, PASSWORD_MAX_LENGTH
+from app.services import accounts
+from app.services.audit import Actor
+from app.services.errors import DomainError
+
+SESSION_KEY = "admin"
+NO_ACCESS = "У этой учётной записи нет доступа к редакции"
+SIGNED_OUT = "Вы вышли из редакции"
+SIGN_IN_ENDPOINT = "sign_in.index"
+
+
+def fingerprint(account: Account) -> str:
+    """Changes when the password does: a session opened before a password change ends with it."""
+    return hashlib.sha256(f"{account.id}:{account.password_hash}".encode()).hexdigest()[:32]
+
+
+def signed_in() -> Account | None:
+    """This request's editor or administrator, or None (and the session is ended when it no longer holds)."""
+    if "admin_account" in g:
+        return g.admin_account
+    held = session.get(SESSION_KEY)
+    account = None
+    if isinstance(held, dict) and isinstance(held.get("id"), int):
+        found = db.session.get(Account, held["id"])
+        if (found is not None and not found.blocked and ROLE_RANK[found.role.value] >= ROLE_RANK[Role.EDITOR.value]
+                and held.get("fingerprint") == fingerprint(found)):
+            account = found
+    if account is None and held is not None:
+        session.pop(SESSION_KEY, None)
+    g.admin_account = account
+    return account
+
+
+def may(role: Role) -> bool:
+    account = signed_in()
+    return account is not None and ROLE_RANK[account.role.value] >= ROLE_RANK[role.value]
+
+
+class Guarded:
+    """A Flask-Admin view for editors (``required_role``: or administrators only). Flask-Admin asks
+    ``is_accessible`` before every one of the view's pages and actions."""
+
+    required_role = Role.EDITOR
+
+    def is_accessible(self) -> bool:
+        allowed = may(self.required_role)
+        account = signed_in()
+        if allowed and account is not None:
+            g.audit_actor = Actor.of(account)  # who the audit trail names for what this request changes
+        return allowed
+
+    def inaccessible_callback(self, name: str, **kwargs: Any) -> Response:
+        if signed_in() is None:
+            return redirect(url_for(SIGN_IN_ENDPOINT, next=request.full_path if request.method == "GET" else None))
+        abort(403)
+
+
+class SignInForm(SecureForm):
+    email = EmailField("Почта", validators=[DataRequired(), Length(max=MAX_EMAIL)])
+    password = PasswordField("Пароль", validators=[DataRequired(), Length(max=PASSWORD_MAX_LENGTH)])
+
+
+class SignOutForm(SecureForm):
+    """Only its CSRF token: signing out is a POST."""
+
+
+class SignInView(BaseView):
+    """The sign-in page (and the sign-out), open to everyone, not in the menu."""
+
+    def is_visible(self) -> bool:
+        return False
+
+    @expose("/", methods=("GET", "POST"))
+    @limited_per_ip
+    @limited_per_account
+    def index(self) -> Any:
+        form = SignInForm(request.form)
+        target = safe_next(request.args.get("next"))
+        if request.method == "POST" and form.validate():
+            try:
+                account = accounts.authenticate(form.email.data or "", form.password.data or "")
+            except DomainError as refusal:
+                form.password.errors = [refusal.message]
+            else:
+                if ROLE_RANK[account.role.value] < ROLE_RANK[Role.EDITOR.value]:
+                    form.password.errors = [NO_ACCESS]
+                else:
+                    session.clear()  # a new session for the signed-in account (and a new CSRF secret)
+                    session.permanent = True
+                    session[SESSION_KEY] = {"id": account.id, "fingerprint": fingerprint(account)}
+                    return redirect(target)
+        elif signed_in() is not None and request.method == "GET":
+            return redirect(target)
+        return self.render("admin/sign_in.html", form=form, next=target)
+
+    @expose("/out", methods=("POST",))
+    def out(self) -> Response:
+        if SignOutForm(request.form).validate():
+            session.clear()
+            flash(SIGNED_OUT, "info")
+        return redirect(url_for(SIGN_IN_ENDPOINT))
+
+
+def safe_next(target: str | None) -> str:
+    """Where to go after signing in: an admin path of this site, never another site's address."""
+    parts = urlsplit(target or "")
+    if target and not parts.scheme and not parts.netloc and parts.path.startswith("/admin") \
+            and "\\" not in target:
+        return target
+    return url_for("admin.index")
+
+
+def sign_out_form() -> SignOutForm:
+    return SignOutForm()

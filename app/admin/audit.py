@@ -1,0 +1,91 @@
+"""The audit trail in the admin: every flush made by an admin request is recorded (app/services/audit.py) in its own
+transaction, and a commit that changed anything makes every cached read derived from the catalogue stale
+(app/caching.py), so that the player and the API show the change at once. The trail's view lists entries, and one
+object's history; it has no create, edit or delete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, g, has_request_context
+from flask_admin import expose
+from flask_admin.contrib.sqla import ModelView
+from flask_admin.contrib.sqla.filters import DateTimeBetweenFilter
+from markupsafe import Markup, escape
+from sqlalchemy import event, select
+from sqlalchemy.orm import Session
+
+from app.admin.access import Guarded
+from app.caching import invalidate_catalogue
+from app.extensions import db
+from app.models import AuditEntry
+from app.services.audit import record_flush
+
+ACTION_LABELS = {"create": "создан", "update": "изменён", "delete": "удалён"}
+HISTORY_LIMIT = 500
+
+
+def _recorded(session: Session, _context: Any) -> None:
+    actor = g.get("audit_actor") if has_request_context() else None
+    if actor is not None and record_flush(session, actor):
+        g.audit_changed = True
+
+
+def _committed(_session: Session) -> None:
+    if has_request_context() and g.pop("audit_changed", False):
+        invalidate_catalogue()
+
+
+def listen() -> None:
+    """Once per process (the listeners are on every Session; they act only in a request an editor makes)."""
+    if not event.contains(Session, "after_flush", _recorded):
+        event.listen(Session, "after_flush", _recorded)
+        event.listen(Session, "after_commit", _committed)
+
+
+def _changes(_view: Any, _context: Any, entry: AuditEntry, _name: str) -> Markup:
+    """The fields before → after, one per line, each value escaped."""
+    lines = []
+    for field, (before, after) in sorted((entry.changes or {}).items()):
+        lines.append(Markup("<div><b>{}</b>: {} → {}</div>").format(field, _shown(before), _shown(after)))
+    return Markup("").join(lines)
+
+
+def _shown(value: Any) -> Markup:
+    if value is None:
+        return Markup('<span class="text-muted">—</span>')
+    if isinstance(value, list):
+        return escape(", ".join(str(item) for item in value) or "∅")
+    return escape(str(value))
+
+
+class AuditView(Guarded, ModelView):
+    """The trail, newest first: read only."""
+
+    can_create = False
+    can_edit = False
+    can_delete = False
+    can_view_details = True
+    action_disallowed_list = ["delete"]
+    column_default_sort = ("at", True)
+    column_list = ("at", "account_label", "action", "object_type", "object_label", "changes")
+    column_details_list = column_list
+    column_searchable_list = ("object_label", "account_label", "object_type")
+    column_filters = ("action", "object_type", "account_label", DateTimeBetweenFilter(AuditEntry.at, "Когда"))
+    column_labels = {"at": "Когда", "account_label": "Кто", "action": "Действие", "object_type": "Таблица",
+                     "object_id": "Номер", "object_label": "Объект", "changes": "Поля: было → стало"}
+    column_formatters = {"changes": _changes,
+                         "action": lambda _v, _c, entry, _n: ACTION_LABELS.get(entry.action.value, entry.action.value)}
+    column_formatters_detail = column_formatters
+    page_size = 50
+
+    @expose("/object/<object_type>/<object_id>")
+    def history(self, object_type: str, object_id: str) -> Any:
+        """One object's history, newest first."""
+        entries = list(db.session.scalars(
+            select(AuditEntry).where(AuditEntry.object_type == object_type, AuditEntry.object_id == object_id)
+            .order_by(AuditEntry.at.desc(), AuditEntry.id.desc()).limit(HISTORY_LIMIT)))
+        if not entries:
+            abort(404)
+        return self.render("admin/history.html", entries=entries, label=entries[0].object_label,
+                           changes=lambda entry: _changes(self, None, entry, "changes"), actions=ACTION_LABELS)

@@ -1,0 +1,59 @@
+"""What every model view of the admin shares: editors only, CSRF-protected forms (SecureForm), Russian field names,
+a link to each row's history, and errors said plainly (a taken value names its field; a database failure says so
+and keeps what the editor typed, never the SQL)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from flask import flash, url_for
+from flask_admin.contrib.sqla import ModelView
+from flask_admin.form import SecureForm
+from flask_admin.model.template import LinkRowAction
+from sqlalchemy import inspect
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from app.admin.access import Guarded
+from app.admin.labels import FIELDS
+
+log = logging.getLogger(__name__)
+TAKEN = re.compile(r"(?:UNIQUE constraint failed: [\w.]+?\.(\w+)|unique constraint \"uq_\w+?_(\w+)\")")
+SAVE_FAILED = "Не удалось сохранить: база данных недоступна. Введённое сохранено в форме, попробуйте ещё раз."
+
+
+def history_url(_action: Any, row_id: Any, row: Any) -> str:
+    table = inspect(row).mapper.persist_selectable.name
+    return url_for("audit.history", object_type=table, object_id=str(row_id))
+
+
+class EditorModelView(Guarded, ModelView):
+    form_base_class = SecureForm
+    page_size = 50
+    can_set_page_size = True
+    can_view_details = False
+    column_display_pk = False
+    named_filter_urls = True
+    column_extra_row_actions = [LinkRowAction("fa fa-history", history_url,
+                                              title="История изменений")]
+
+    def __init__(self, model: Any, session: Any, **kwargs: Any) -> None:
+        labels = {name: label for name, label in FIELDS.items() if hasattr(model, name)}
+        own: dict[str, str] = getattr(self, "column_labels", None) or {}
+        self.column_labels = {**labels, **own}
+        super().__init__(model, session, **kwargs)
+
+    def handle_view_exception(self, exc: Exception) -> bool:
+        if isinstance(exc, IntegrityError):
+            found = TAKEN.search(str(exc.orig))
+            field = next((name for name in (found.groups() if found else ()) if name), None)
+            label = FIELDS.get(field or "", field)
+            flash(f"Значение поля «{label}» уже занято: выберите другое." if label else
+                  "Запись противоречит другим записям (повтор или ссылка на удалённое): проверьте поля.", "error")
+            return True
+        if isinstance(exc, SQLAlchemyError):
+            log.warning("the admin could not save: %s", type(exc).__name__)
+            flash(SAVE_FAILED, "error")
+            return True
+        return super().handle_view_exception(exc)

@@ -1,0 +1,194 @@
+"""The catalogue in the admin: contents with their seasons, episodes and availability rules on one page, and the
+lists that label them (types, categories, genres, tags, countries, languages, voice authors, persons)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash
+from flask_admin.actions import action
+from flask_admin.contrib.sqla.form import AdminModelConverter, InlineModelConverter
+from flask_admin.model.form import InlineFormAdmin
+from wtforms import ValidationError
+from wtforms.fields import SelectField
+
+from app.admin.base import EditorModelView
+from app.admin.labels import FIELDS
+from app.extensions import db
+from app.models import Content, Episode, Season
+from app.models.catalogue import AvailabilityRule, RuleKind
+from app.services.search_index import reindex
+
+AGE_RATINGS = [("", "—"), ("0", "0+"), ("6", "6+"), ("12", "12+"), ("16", "16+"), ("18", "18+")]
+RULE_KINDS = [(RuleKind.ALLOW_COUNTRY.value, "Показывать только в стране"),
+              (RuleKind.BLOCK_COUNTRY.value, "Не показывать в стране"),
+              (RuleKind.ALLOW_DOMAIN.value, "Показывать только на сайте"),
+              (RuleKind.BLOCK_DOMAIN.value, "Не показывать на сайте")]
+EPISODE_COLUMNS = ("order", "title", "duration", "master_file_path", "poster_path", "description")
+
+
+class EpisodeInline(InlineFormAdmin):
+    form_columns = ("id", *EPISODE_COLUMNS)
+    form_label = "Серия"
+    column_labels = FIELDS
+
+    def on_model_change(self, form: Any, model: Episode, is_created: bool) -> None:
+        if model.season is not None:
+            model.content = model.season.content  # an episode belongs to its season's content
+
+
+class SeasonInline(InlineFormAdmin):
+    """A season with its episodes nested in it (Flask-Admin's inline converter, applied once more)."""
+
+    form_columns = ("id", "order", "title")
+    form_label = "Сезон"
+    column_labels = FIELDS
+
+    def __init__(self, model: Any, view: EditorModelView, **kwargs: Any) -> None:
+        super().__init__(model, **kwargs)
+        self.view = view
+
+    def postprocess_form(self, form_class: Any) -> Any:
+        converter = InlineModelConverter(db, self.view, AdminModelConverter)
+        return converter.contribute(Season, form_class, EpisodeInline(Episode))
+
+
+class LooseEpisodesConverter(InlineModelConverter):
+    """Content has two lists of episodes (all of them; those outside a season): the inline edits the second."""
+
+    def _calculate_mapping_key_pair(self, model: Any, info: Any) -> dict[str, str]:
+        return {"loose_episodes": "content"}
+
+
+class LooseEpisodeInline(InlineFormAdmin):
+    form_columns = ("id", *EPISODE_COLUMNS)
+    form_label = "Серия фильма"
+    column_labels = FIELDS
+    inline_converter = LooseEpisodesConverter
+
+
+class RuleInline(InlineFormAdmin):
+    form_columns = ("id", "kind", "value")
+    form_label = "Правило"
+    column_labels = FIELDS
+    form_overrides = {"kind": SelectField}
+    form_args = {"kind": {"choices": RULE_KINDS, "label": "Правило"},
+                 "value": {"label": "Страна (код ISO, например ru) или домен сайта (example.ru)"}}
+
+    def on_model_change(self, form: Any, model: AvailabilityRule, is_created: bool) -> None:
+        model.kind = RuleKind(model.kind)
+        model.value = (model.value or "").strip().lower()
+
+
+class ContentView(EditorModelView):
+    column_list = ("title", "content_type", "year", "published", "position", "updated_at")
+    column_searchable_list = ("title", "original_title", "slug")
+    column_filters = ("content_type", "published", "year", "genres", "countries", "has_multiple_episodes")
+    column_sortable_list = ("title", "year", "published", "position", "updated_at",
+                            ("content_type", "content_type.title"))
+    column_default_sort = ("updated_at", True)
+    form_columns = ("title", "original_title", "slug", "content_type", "published", "position", "description",
+                    "year", "age_rating", "has_multiple_episodes", "poster_url", "genres", "countries", "tags",
+                    "voice_authors", "languages", "subtitles", "kinopoisk_id", "kinopoisk_rating", "imdb_id",
+                    "imdb_rating", "seasons", "loose_episodes", "availability_rules")
+    form_overrides = {"age_rating": SelectField}
+    form_args = {"age_rating": {"choices": AGE_RATINGS, "coerce": lambda value: int(value) if value else None},
+                 "slug": {"description": "Латиница, цифры и дефисы. Пусто: составится из названия."}}
+    form_widget_args = {"description": {"rows": 6}}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.inline_models = (SeasonInline(Season, self), LooseEpisodeInline(Episode), RuleInline(AvailabilityRule))
+        super().__init__(*args, **kwargs)
+
+    def on_model_change(self, form: Any, model: Content, is_created: bool) -> None:
+        if not model.slug:
+            if not is_created:
+                raise ValidationError("Укажите адрес (slug): без него старые ссылки перестанут работать.")
+            model.slug = None  # type: ignore[assignment]  # the column's default: the title's
+        _no_repeats([season.order for season in model.seasons], "сезона")
+        for season in model.seasons:
+            _no_repeats([episode.order for episode in season.episodes], "серии", f" в сезоне «{season}»")
+        _no_repeats([episode.order for episode in model.loose_episodes], "серии")
+        if model.seasons:
+            model.has_multiple_episodes = True
+
+    def after_model_change(self, form: Any, model: Content, is_created: bool) -> None:
+        reindex([model.id])  # search sees the new title at once
+
+    def after_model_delete(self, model: Content) -> None:
+        reindex([model.id])
+
+    @action("publish", "Опубликовать", "Опубликовать выбранные?")
+    def publish(self, ids: list[str]) -> None:
+        self._set_published(ids, True)
+
+    @action("unpublish", "Снять с публикации", "Снять выбранные с публикации?")
+    def unpublish(self, ids: list[str]) -> None:
+        self._set_published(ids, False)
+
+    def _set_published(self, ids: list[str], published: bool) -> None:
+        chosen = [int(i) for i in ids]
+        for content in db.session.scalars(db.select(Content).where(Content.id.in_(chosen))):
+            content.published = published  # through the ORM, so that the audit trail records each
+        db.session.commit()
+        reindex(chosen)
+        flash(f"{'Опубликовано' if published else 'Снято с публикации'}: {len(chosen)}.", "success")
+
+
+def _no_repeats(orders: list[int | None], what: str, where: str = "") -> None:
+    """Refuses the form when a number is missing or repeats (the database would refuse it less clearly)."""
+    seen: set[int] = set()
+    for order in orders:
+        if order is None:
+            raise ValidationError(f"Укажите номер {what}{where}.")
+        if order in seen:
+            raise ValidationError(f"Номер {what} {order} повторяется{where}.")
+        seen.add(order)
+
+
+class LabelView(EditorModelView):
+    """A list of labels: a title and a slug."""
+
+    column_list: tuple[str, ...] = ("title", "slug")
+    column_searchable_list = ("title", "slug")
+    column_sortable_list = ("title", "slug")
+    column_default_sort = "title"
+    form_columns: tuple[str, ...] = ("title", "slug")
+
+
+class ContentTypeView(LabelView):
+    column_list = ("title", "slug", "position")
+    form_columns = ("title", "slug", "position")
+
+
+class CategoryView(EditorModelView):
+    column_list = ("title", "slug", "content_type", "parent", "position", "main_mart")
+    column_searchable_list = ("title", "slug")
+    column_filters = ("content_type", "main_mart")
+    column_sortable_list = ("title", "position", "main_mart")
+    column_default_sort = [("content_type_id", False), ("position", False)]
+    form_columns = ("content_type", "parent", "title", "slug", "description", "position", "main_mart")
+
+
+class CountryView(LabelView):
+    form_args = {"slug": {"label": "Код ISO 3166-1 (две буквы)"}}
+
+
+class LanguageView(EditorModelView):
+    column_list = ("title", "code")
+    column_searchable_list = ("title", "code")
+    form_columns = ("title", "code")
+
+
+class PersonTypeView(LabelView):
+    column_list = ("title", "slug", "position")
+    form_columns = ("title", "slug", "position")
+
+
+class PersonView(EditorModelView):
+    column_list = ("name", "original_name", "slug")
+    column_searchable_list = ("name", "original_name", "slug")
+    column_sortable_list = ("name",)
+    column_default_sort = "name"
+    form_columns = ("name", "original_name", "slug", "photo_url")
+

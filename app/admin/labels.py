@@ -1,0 +1,24 @@
+"""The Russian names of the fields editors see, one place for the forms, the lists and the audit trail's history."""
+
+from __future__ import annotations
+
+FIELDS = {
+    "title": "Название", "original_title": "Оригинальное название", "slug": "Адрес (slug)",
+    "description": "Описание", "age_rating": "Возрастная маркировка", "published": "Опубликован",
+    "position": "Порядок", "content_type": "Тип", "content_type_id": "Тип", "year": "Год",
+    "has_multiple_episodes": "Несколько серий", "poster_url": "Постер", "kinopoisk_id": "ID Кинопоиска",
+    "kinopoisk_rating": "Рейтинг Кинопоиска", "imdb_id": "ID IMDb", "imdb_rating": "Рейтинг IMDb",
+    "created_at": "Добавлен", "updated_at": "Изменён", "countries": "Страны", "languages": "Языки",
+    "subtitles": "Субтитры", "genres": "Жанры", "tags": "Теги", "voice_authors": "Озвучка",
+    "seasons": "Сезоны", "episodes": "Серии", "loose_episodes": "Серия фильма (без сезона)",
+    "availability_rules": "Правила доступности", "order": "Номер", "duration": "Длительность, с",
+    "poster_path": "Кадр", "master_file_path": "Мастер-файл (JSON)", "kind": "Правило", "value": "Значение",
+    "season": "Сезон", "season_id": "Сезон", "content": "Фильм или сериал", "content_id": "Фильм или сериал",
+    "parent": "Родитель", "parent_id": "Родитель", "children": "Вложенные", "main_mart": "На главной витрине",
+    "name": "Имя", "original_name": "Имя в оригинале", "photo_url": "Фото", "code": "Код", "email": "Почта",
+    "role": "Роль", "blocked_at": "Заблокирован", "confirmed_at": "Подтверждён", "image_url": "Картинка",
+    "active_from": "Показывать с", "active_until": "Показывать до", "url": "Адрес", "from_path": "Старый адрес",
+    "to_path": "Новый адрес", "status": "Код ответа", "person": "Персона", "person_type": "Роль в фильме",
+    "character": "Персонаж", "category": "Категория", "category_links": "Категории", "persons": "Участники",
+    "password_hash": "Пароль",
+}
