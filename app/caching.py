@@ -16,8 +16,9 @@ fail or to wait.
   request makes it and the others asking for it meanwhile wait for that one (``FLIGHT_WAIT`` seconds at most, then
   they make it themselves: never a hang): in this process on an event, across processes on a Redis lock.
 
-Without Redis every process has its own cache: a clear, like a change of generation, reaches the process that made it
-(and the others as their entries expire).
+Without Redis every process has its own cache, and the counters (the generation, the epochs) are kept in the
+database (app/models/counters.py), read like Redis's: a change or a clear made in one process makes every process's
+entries unreachable within ``GENERATION_MEMO`` seconds, and the others' memory is freed as their entries expire.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from typing import Any
 
 from cachelib import SimpleCache
 from flask import Flask, current_app
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from app.database import Breaker
 
@@ -122,8 +125,9 @@ class ResilientCache:
         read_at, value = self._counters.get(key, (0.0, 0))
         if time.monotonic() - read_at < GENERATION_MEMO:
             return value
-        stored = self.get(key)
-        value = int(stored) if stored is not None else 0
+        stored = self.get(key) if self._remote else database_counter(key, self._log)
+        if stored is not UNREAD:  # the database failed: the value this process knew, looked for again next time
+            value = int(stored) if stored is not None else 0
         self._counters[key] = (time.monotonic(), value)
         return value
 
@@ -133,6 +137,8 @@ class ResilientCache:
         with self._lock:
             value = max(time.time_ns(), self._counter(key) + 1)
             self.set(key, value, 0)
+            if not self._remote:
+                store_database_counter(key, value, self._log)
             self._local.set(key, value, 0)
             self._counters[key] = (time.monotonic(), value)
             return value
@@ -259,6 +265,46 @@ class ResilientCache:
             event = self._flights.pop(key, None)
         if event is not None:
             event.set()
+
+
+UNREAD = object()  # a counter the database could not be asked for
+
+
+def database_counter(key: str, log: Any) -> Any:
+    """The counter as the database holds it (None: never bumped), or UNREAD when the database fails (a request
+    that reads it must not fail for it: the database's own breaker makes this fast, app/database.py)."""
+    from app.extensions import db
+    from app.models import CacheCounter
+
+    try:
+        with db.engine.connect() as connection:
+            return connection.scalar(select(CacheCounter.value).where(CacheCounter.name == key))
+    except SQLAlchemyError as error:
+        log.warning("the cache's counter %s could not be read (%s); this process keeps its own", key,
+                    type(error).__name__)
+        return UNREAD
+
+
+def store_database_counter(key: str, value: int, log: Any) -> None:
+    """Writes the counter for the other processes, in its own transaction (the caller's is committed already)."""
+    from app.extensions import db
+    from app.models import CacheCounter
+
+    try:
+        for attempt in (1, 2):  # a first write of the counter in two processes at once: one insert loses, updates
+            try:
+                with db.engine.begin() as connection:
+                    larger = func.max if connection.dialect.name == "sqlite" else func.greatest
+                    if connection.execute(update(CacheCounter).where(CacheCounter.name == key).values(
+                            value=larger(CacheCounter.value, value))).rowcount == 0:
+                        connection.execute(insert(CacheCounter).values(name=key, value=value))
+                return
+            except IntegrityError:
+                if attempt == 2:
+                    raise
+    except SQLAlchemyError as error:
+        log.warning("the cache's counter %s could not be written (%s): other processes see the change when their "
+                    "answers expire", key, type(error).__name__)
 
 
 def store() -> ResilientCache:

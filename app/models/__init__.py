@@ -24,6 +24,7 @@ from app.models.catalogue import (
     RuleKind,
     Season,
 )
+from app.models.counters import CacheCounter
 from app.models.persons import ContentPerson, Person, PersonType
 from app.models.search import SearchDocument, SearchWord
 from app.models.site import MenuItem, PromoSlide, Redirect
@@ -42,6 +43,7 @@ __all__ = [
     "AuditEntry",
     "AuthSession",
     "AvailabilityRule",
+    "CacheCounter",
     "Category",
     "CodePurpose",
     "Content",
