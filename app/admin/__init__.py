@@ -51,6 +51,7 @@ TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"  # ours, bef
 CATALOGUE = "Каталог"
 LABELS = "Справочники"
 SITE = "Сайт"
+MANAGEMENT = "Управление"
 
 
 class IndexView(access.Guarded, AdminIndexView):
@@ -83,8 +84,8 @@ def init_admin(app: Flask) -> Admin:
         PromoSlideView(PromoSlide, session, name="Промо-слайды", category=SITE, endpoint="promo_slide"),
         MenuItemView(MenuItem, session, name="Меню", category=SITE, endpoint="menu_item"),
         RedirectView(Redirect, session, name="Перенаправления", category=SITE, endpoint="redirect"),
-        AccountView(Account, session, name="Учётные записи", endpoint="account"),
-        AuditView(AuditEntry, session, name="Журнал изменений", endpoint="audit"),
+        AccountView(Account, session, name="Учётные записи", category=MANAGEMENT, endpoint="account"),
+        AuditView(AuditEntry, session, name="Журнал изменений", category=MANAGEMENT, endpoint="audit"),
         access.SignInView(name="Вход", url="/admin/session", endpoint="sign_in"),
     ):
         admin.add_view(view)

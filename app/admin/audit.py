@@ -5,17 +5,21 @@ object's history; it has no create, edit or delete."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from flask import abort, g, has_request_context
 from flask_admin import expose
 from flask_admin.contrib.sqla import ModelView
 from flask_admin.contrib.sqla.filters import DateTimeBetweenFilter
+from flask_admin.model import typefmt
 from markupsafe import Markup, escape
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from app.admin.access import Guarded
+from app.admin.base import moment
+from app.admin.labels import FIELDS, TABLES
 from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import AuditEntry
@@ -47,7 +51,8 @@ def _changes(_view: Any, _context: Any, entry: AuditEntry, _name: str) -> Markup
     """The fields before → after, one per line, each value escaped."""
     lines = []
     for field, (before, after) in sorted((entry.changes or {}).items()):
-        lines.append(Markup("<div><b>{}</b>: {} → {}</div>").format(field, _shown(before), _shown(after)))
+        lines.append(Markup("<div><b>{}</b>: {} → {}</div>").format(FIELDS.get(field, field), _shown(before),
+                                                                      _shown(after)))
     return Markup("").join(lines)
 
 
@@ -75,7 +80,9 @@ class AuditView(Guarded, ModelView):
     column_labels = {"at": "Когда", "account_label": "Кто", "action": "Действие", "object_type": "Таблица",
                      "object_id": "Номер", "object_label": "Объект", "changes": "Поля: было → стало"}
     column_formatters = {"changes": _changes,
-                         "action": lambda _v, _c, entry, _n: ACTION_LABELS.get(entry.action.value, entry.action.value)}
+                         "action": lambda _v, _c, entry, _n: ACTION_LABELS.get(entry.action.value, entry.action.value),
+                         "object_type": lambda _v, _c, entry, _n: TABLES.get(entry.object_type, entry.object_type)}
+    column_type_formatters = {**typefmt.BASE_FORMATTERS, datetime: moment}
     column_formatters_detail = column_formatters
     page_size = 50
 
@@ -87,5 +94,5 @@ class AuditView(Guarded, ModelView):
             .order_by(AuditEntry.at.desc(), AuditEntry.id.desc()).limit(HISTORY_LIMIT)))
         if not entries:
             abort(404)
-        return self.render("admin/history.html", entries=entries, label=entries[0].object_label,
+        return self.render("admin/history.html", entries=entries, label=entries[0].object_label, moment=moment,
                            changes=lambda entry: _changes(self, None, entry, "changes"), actions=ACTION_LABELS)

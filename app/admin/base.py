@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import logging
 import re
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from flask import flash, url_for
 from flask_admin.contrib.sqla import ModelView
 from flask_admin.form import SecureForm
+from flask_admin.model import typefmt
 from flask_admin.model.template import LinkRowAction
 from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -20,7 +23,13 @@ from app.admin.labels import FIELDS
 
 log = logging.getLogger(__name__)
 TAKEN = re.compile(r"(?:UNIQUE constraint failed: [\w.]+?\.(\w+)|unique constraint \"uq_\w+?_(\w+)\")")
+SHOWN_ZONE = ZoneInfo("Europe/Moscow")
 SAVE_FAILED = "Не удалось сохранить: база данных недоступна. Введённое сохранено в форме, попробуйте ещё раз."
+
+
+def moment(_view: Any, value: datetime, _name: str) -> str:
+    """A time as editors read it: Moscow's, to the minute."""
+    return value.astimezone(SHOWN_ZONE).strftime("%d.%m.%Y %H:%M")
 
 
 def history_url(_action: Any, row_id: Any, row: Any) -> str:
@@ -31,10 +40,11 @@ def history_url(_action: Any, row_id: Any, row: Any) -> str:
 class EditorModelView(Guarded, ModelView):
     form_base_class = SecureForm
     page_size = 50
-    can_set_page_size = True
+    can_set_page_size = False
     can_view_details = False
     column_display_pk = False
     named_filter_urls = True
+    column_type_formatters = {**typefmt.BASE_FORMATTERS, datetime: moment}
     column_extra_row_actions = [LinkRowAction("fa fa-history", history_url,
                                               title="История изменений")]
 

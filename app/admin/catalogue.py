@@ -31,6 +31,7 @@ class EpisodeInline(InlineFormAdmin):
     form_columns = ("id", *EPISODE_COLUMNS)
     form_label = "Серия"
     column_labels = FIELDS
+    form_widget_args = {"description": {"rows": 2}}
 
     def on_model_change(self, form: Any, model: Episode, is_created: bool) -> None:
         if model.season is not None:
@@ -64,6 +65,7 @@ class LooseEpisodeInline(InlineFormAdmin):
     form_columns = ("id", *EPISODE_COLUMNS)
     form_label = "Серия фильма"
     column_labels = FIELDS
+    form_widget_args = {"description": {"rows": 2}}
     inline_converter = LooseEpisodesConverter
 
 

@@ -22,3 +22,14 @@ FIELDS = {
     "character": "Персонаж", "category": "Категория", "category_links": "Категории", "persons": "Участники",
     "password_hash": "Пароль",
 }
+
+# The tables the audit trail names, as editors call what they hold.
+TABLES = {
+    "contents": "Фильм или сериал", "seasons": "Сезон", "episodes": "Серия",
+    "availability_rules": "Правило доступности",
+    "content_types": "Тип", "categories": "Категория", "content_categories": "Место в категории", "genres": "Жанр",
+    "tags": "Тег", "countries": "Страна", "languages": "Язык", "voice_authors": "Озвучка", "persons": "Персона",
+    "person_types": "Роль персон", "content_persons": "Участие в фильме", "promo_slides": "Промо-слайд",
+    "menu_items": "Пункт меню", "redirects": "Перенаправление", "accounts": "Учётная запись",
+    "ad_creatives": "Рекламный ролик", "ad_media_files": "Файл ролика", "ad_placements": "Размещение рекламы",
+}
