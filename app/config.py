@@ -171,6 +171,10 @@ class Settings:
     RATE_LIMIT_AUTH_ACCOUNT: str = "10 per minute; 60 per hour"
     # How long an editor stays signed in to the admin without signing in again.
     ADMIN_SESSION_HOURS: int = 12
+    # The admin's forms (app/admin): a series' page with its episodes, an upload. A poster at most ADMIN_POSTER_BYTES
+    # (the page says so and refuses a larger file before sending it; the server checks again).
+    ADMIN_MAX_REQUEST_BYTES: int = 64 * 1_048_576
+    ADMIN_POSTER_BYTES: int = 5 * 1_048_576
     # Mail (Flask-Mailman over SMTP): with no MAIL_SERVER, each mail is written to the log and to instance/outbox/
     # (the demo works with nothing installed). MAIL_TIMEOUT bounds a slow SMTP server (mail goes out after the answer).
     MAIL_SERVER: str = ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, request
 from flask_admin import Admin, AdminIndexView, expose
 from flask_admin.theme import Bootstrap4Theme
 from flask_babel import Babel
@@ -65,7 +65,19 @@ class IndexView(access.Guarded, AdminIndexView):
         return self.render("admin/dashboard.html", summary=summary)
 
 
+ADMIN_FORM_PARTS = 20_000  # a long series' page: ~8 fields per episode, hundreds of episodes
+
+
+def body_limits() -> None:
+    """An admin form may be larger than an API call (MAX_REQUEST_BYTES): a series' page, an upload."""
+    if request.path.startswith("/admin/"):
+        request.max_content_length = int(current_app.config["ADMIN_MAX_REQUEST_BYTES"])
+        request.max_form_memory_size = int(current_app.config["ADMIN_MAX_REQUEST_BYTES"])
+        request.max_form_parts = ADMIN_FORM_PARTS
+
+
 def init_admin(app: Flask) -> Admin:
+    app.before_request(body_limits)
     Babel(app, locale_selector=lambda: "ru", timezone_selector=lambda: "UTC")
     admin = Admin(app, name="Редакция", url="/admin", theme=Bootstrap4Theme(base_template="admin/editorial_base.html"),
                   index_view=IndexView(name="Главная", url="/admin"), translations_path=str(TRANSLATIONS))

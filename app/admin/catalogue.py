@@ -3,20 +3,27 @@ lists that label them (types, categories, genres, tags, countries, languages, vo
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from flask import flash
+from flask import abort, current_app, flash, request, url_for
+from flask_admin import expose
 from flask_admin.actions import action
 from flask_admin.contrib.sqla.form import AdminModelConverter, InlineModelConverter
 from flask_admin.model.form import InlineFormAdmin
+from flask_admin.model.template import LinkRowAction
+from sqlalchemy import inspect
+from werkzeug.datastructures import FileStorage
 from wtforms import ValidationError
-from wtforms.fields import SelectField
+from wtforms.fields import FileField, SelectField
 
 from app.admin.base import EditorModelView
 from app.admin.labels import FIELDS
 from app.extensions import db
 from app.models import Content, Episode, Season
 from app.models.catalogue import AvailabilityRule, RuleKind
+from app.services.availability import Verdict, check_availability
+from app.services.media_files import check_poster, master_problem, store_poster
 from app.services.search_index import reindex
 
 AGE_RATINGS = [("", "—"), ("0", "0+"), ("6", "6+"), ("12", "12+"), ("16", "16+"), ("18", "18+")]
@@ -24,6 +31,9 @@ RULE_KINDS = [(RuleKind.ALLOW_COUNTRY.value, "Показывать только 
               (RuleKind.BLOCK_COUNTRY.value, "Не показывать в стране"),
               (RuleKind.ALLOW_DOMAIN.value, "Показывать только на сайте"),
               (RuleKind.BLOCK_DOMAIN.value, "Не показывать на сайте")]
+VERDICTS = {Verdict.AVAILABLE: "Будет показан.",
+            Verdict.BLOCKED_COUNTRY: "Не будет показан: в этой стране показ закрыт.",
+            Verdict.BLOCKED_DOMAIN: "Не будет показан: на этом сайте показ закрыт."}
 EPISODE_COLUMNS = ("order", "title", "duration", "master_file_path", "poster_path", "description")
 
 
@@ -36,6 +46,19 @@ class EpisodeInline(InlineFormAdmin):
     def on_model_change(self, form: Any, model: Episode, is_created: bool) -> None:
         if model.season is not None:
             model.content = model.season.content  # an episode belongs to its season's content
+        check_master(model)
+
+
+def check_master(episode: Episode) -> None:
+    """A master path typed or changed here names a file that exists and that the player reads (an empty path: not
+    ready yet, allowed; a path saved before is not checked again: a title's edit is not stopped by a file moved)."""
+    path = (episode.master_file_path or "").strip()
+    episode.master_file_path = path or None
+    if path and inspect(episode).attrs.master_file_path.history.has_changes():
+        config = current_app.config
+        problem = master_problem(path, config["MEDIA_URL_PATH"], Path(config["MEDIA_ROOT"]))
+        if problem:
+            raise ValidationError(f"Мастер-файл серии «{episode.title}»: {problem}.")
 
 
 class SeasonInline(InlineFormAdmin):
@@ -68,6 +91,9 @@ class LooseEpisodeInline(InlineFormAdmin):
     form_widget_args = {"description": {"rows": 2}}
     inline_converter = LooseEpisodesConverter
 
+    def on_model_change(self, form: Any, model: Episode, is_created: bool) -> None:
+        check_master(model)
+
 
 class RuleInline(InlineFormAdmin):
     form_columns = ("id", "kind", "value")
@@ -90,19 +116,44 @@ class ContentView(EditorModelView):
                             ("content_type", "content_type.title"))
     column_default_sort = ("updated_at", True)
     form_columns = ("title", "original_title", "slug", "content_type", "published", "position", "description",
-                    "year", "age_rating", "has_multiple_episodes", "poster_url", "genres", "countries", "tags",
-                    "voice_authors", "languages", "subtitles", "kinopoisk_id", "kinopoisk_rating", "imdb_id",
+                    "year", "age_rating", "has_multiple_episodes", "poster_url", "poster", "genres", "countries",
+                    "tags", "voice_authors", "languages", "subtitles", "kinopoisk_id", "kinopoisk_rating", "imdb_id",
                     "imdb_rating", "seasons", "loose_episodes", "availability_rules")
     form_overrides = {"age_rating": SelectField}
     form_args = {"age_rating": {"choices": AGE_RATINGS, "coerce": lambda value: int(value) if value else None},
                  "slug": {"description": "Латиница, цифры и дефисы. Пусто: составится из названия."}}
     form_widget_args = {"description": {"rows": 6}}
+    form_extra_fields = {"poster": FileField(
+        "Загрузить постер", description="JPEG, PNG или WebP, до 5 МБ. Заменит адрес постера выше.",
+        render_kw={"accept": "image/jpeg,image/png,image/webp"})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.inline_models = (SeasonInline(Season, self), LooseEpisodeInline(Episode), RuleInline(AvailabilityRule))
         super().__init__(*args, **kwargs)
 
+    column_extra_row_actions = [*EditorModelView.column_extra_row_actions, LinkRowAction(
+        "fa fa-globe", lambda _action, row_id, _row: url_for(".availability", id=row_id),
+        title="Где покажется: проверить страну и сайт")]
+
+    def on_form_prefill(self, form: Any, id: Any) -> None:
+        form.poster.render_kw = {**(form.poster.render_kw or {}),
+                                 "data-max-bytes": current_app.config["ADMIN_POSTER_BYTES"]}
+
+    def create_form(self, obj: Any = None) -> Any:
+        form = super().create_form(obj)
+        self.on_form_prefill(form, None)
+        return form
+
     def on_model_change(self, form: Any, model: Content, is_created: bool) -> None:
+        upload = form.poster.data
+        if isinstance(upload, FileStorage) and upload.filename:
+            try:
+                poster = check_poster(upload.read(int(current_app.config["ADMIN_POSTER_BYTES"]) + 1),
+                                      int(current_app.config["ADMIN_POSTER_BYTES"]))
+            except ValueError as problem:
+                raise ValidationError(f"Постер: {problem}") from None
+            stored = store_poster(poster, Path(current_app.config["MEDIA_ROOT"]))
+            model.poster_url = f"{current_app.config['MEDIA_URL_PATH'].rstrip('/')}/{stored}"
         if not model.slug:
             if not is_created:
                 raise ValidationError("Укажите адрес (slug): без него старые ссылки перестанут работать.")
@@ -119,6 +170,21 @@ class ContentView(EditorModelView):
 
     def after_model_delete(self, model: Content) -> None:
         reindex([model.id])
+
+    @expose("/availability/")
+    def availability(self) -> Any:
+        """Would this content play for a viewer in country X on a site at domain Y? The player's own rule."""
+        content = db.session.get(Content, request.args.get("id", type=int) or 0)
+        if content is None:
+            abort(404)
+        country = (request.args.get("country") or "").strip().lower()[:8] or None
+        domain = (request.args.get("domain") or "").strip().lower()[:255] or None
+        verdict = None
+        if country or domain:
+            verdict = check_availability([(rule.kind, rule.value) for rule in content.availability_rules],
+                                         country=country, domain=domain)
+        return self.render("admin/availability.html", content=content, country=country or "", domain=domain or "",
+                           verdict=verdict, verdicts=VERDICTS, kinds=dict(RULE_KINDS))
 
     @action("publish", "Опубликовать", "Опубликовать выбранные?")
     def publish(self, ids: list[str]) -> None:
