@@ -72,7 +72,8 @@ def test_the_form_tells_the_page_the_poster_limit(editor: FlaskClient):
     ("/media/titles/nowhere/master.json", None, "файла /media/titles/nowhere/master.json нет"),
     ("titles/x/master.json", None, "путь должен начинаться с /media/"),
     ("/media/titles/x/master.json", "{not json", "это не JSON"),
-    ("/media/titles/x/master.json", json.dumps({"sources": [{"label": "Дубляж"}]}), "в мастер-файле нет ни одного источника"),
+    ("/media/titles/x/master.json", json.dumps({"sources": [{"label": "Дубляж"}]}),
+     "в мастер-файле нет ни одного источника"),
     ("/media/titles/x/index.m3u8", "<html>", "это не плейлист HLS"),
     ("/media/../../etc/passwd", None, "файла /media/../../etc/passwd нет"),
 ])
