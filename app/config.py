@@ -175,6 +175,7 @@ class Settings:
     # (the page says so and refuses a larger file before sending it; the server checks again).
     ADMIN_MAX_REQUEST_BYTES: int = 64 * 1_048_576
     ADMIN_POSTER_BYTES: int = 5 * 1_048_576
+    ADMIN_AD_VIDEO_BYTES: int = 50 * 1_048_576
     # Mail (Flask-Mailman over SMTP): with no MAIL_SERVER, each mail is written to the log and to instance/outbox/
     # (the demo works with nothing installed). MAIL_TIMEOUT bounds a slow SMTP server (mail goes out after the answer).
     MAIL_SERVER: str = ""

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 
 from app.admin import access, audit
 from app.admin.accounts import AccountView, role_label
+from app.admin.ads import AdCreativeView, AdPlacementView, AdTrackingHitView
 from app.admin.audit import AuditView
 from app.admin.catalogue import (
     CategoryView,
@@ -26,10 +27,14 @@ from app.admin.catalogue import (
     PersonTypeView,
     PersonView,
 )
+from app.admin.operations import OperationsView
 from app.admin.site import MenuItemView, PromoSlideView, RedirectView
 from app.extensions import db
 from app.models import (
     Account,
+    AdCreative,
+    AdPlacement,
+    AdTrackingHit,
     AuditEntry,
     Category,
     Content,
@@ -51,6 +56,7 @@ TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"  # ours, bef
 CATALOGUE = "Каталог"
 LABELS = "Справочники"
 SITE = "Сайт"
+ADS = "Реклама"
 MANAGEMENT = "Управление"
 
 
@@ -96,8 +102,12 @@ def init_admin(app: Flask) -> Admin:
         PromoSlideView(PromoSlide, session, name="Промо-слайды", category=SITE, endpoint="promo_slide"),
         MenuItemView(MenuItem, session, name="Меню", category=SITE, endpoint="menu_item"),
         RedirectView(Redirect, session, name="Перенаправления", category=SITE, endpoint="redirect"),
+        AdCreativeView(AdCreative, session, name="Ролики", category=ADS, endpoint="ad_creative"),
+        AdPlacementView(AdPlacement, session, name="Размещения", category=ADS, endpoint="ad_placement"),
+        AdTrackingHitView(AdTrackingHit, session, name="События показов", category=ADS, endpoint="ad_hit"),
         AccountView(Account, session, name="Учётные записи", category=MANAGEMENT, endpoint="account"),
         AuditView(AuditEntry, session, name="Журнал изменений", category=MANAGEMENT, endpoint="audit"),
+        OperationsView(name="Обслуживание", category=MANAGEMENT, endpoint="operations", url="/admin/operations"),
         access.SignInView(name="Вход", url="/admin/session", endpoint="sign_in"),
     ):
         admin.add_view(view)

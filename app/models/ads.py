@@ -95,6 +95,8 @@ class AdPlacement(db.Model):  # type: ignore[name-defined]
     content_id: Mapped[int | None] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), index=True)
     content_type_id: Mapped[int | None] = mapped_column(ForeignKey("content_types.id", ondelete="CASCADE"))
     creative: Mapped[AdCreative | None] = relationship()
+    content = relationship("Content")
+    content_type = relationship("ContentType")
 
     def __str__(self) -> str:
         return self.title or f"{self.position.value} #{self.id}"

@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import shutil
+import subprocess
+import tempfile
 import warnings
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
+from typing import IO
 
+import imageio_ffmpeg
 from PIL import Image
 
 POSTER_FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp"}
@@ -18,6 +24,11 @@ POSTER_MIN_SIDE = 100
 POSTER_MAX_SIDE = 8000
 POSTER_FOLDER = "posters"
 MASTER_MAX_BYTES = 1_048_576
+AD_FOLDER = "ads"
+PROBE_SECONDS = 20
+_DURATION = re.compile(r"Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)")
+_VIDEO = re.compile(r"Stream #\S+: Video: (\w+)[^\n]*?, (\d{2,5})x(\d{2,5})")
+_BITRATE = re.compile(r"Duration: [^\n]*bitrate: (\d+) kb/s")
 
 
 @dataclass(frozen=True)
@@ -84,3 +95,61 @@ def master_problem(path: str, media_url_path: str, media_root: Path) -> str | No
     playable = [source for source in sources or [] if isinstance(source, dict)
                 and isinstance(source.get("link"), str) and source["link"]]
     return None if playable else "в мастер-файле нет ни одного источника (sources с полем link)"
+
+
+@dataclass(frozen=True)
+class Video:
+    """An uploaded ad video, kept in a temporary file until it is stored, with what ffmpeg read of it."""
+
+    path: Path
+    digest: str
+    width: int
+    height: int
+    duration: float
+    bitrate: int | None
+    codec: str  # VAST's MediaFile codec (RFC 6381); empty: ffmpeg's summary does not give the H.264 level
+
+
+def check_video(stream: IO[bytes], max_bytes: int) -> Video:
+    """The upload as an ad video (an MP4 with H.264 video), or ValueError with what is wrong."""
+    spool = Path(tempfile.mkdtemp(prefix="ad-upload-")) / "upload.mp4"
+    digest, size = hashlib.sha256(), 0
+    with spool.open("wb") as out:
+        while chunk := stream.read(1_048_576):
+            size += len(chunk)
+            if size > max_bytes:
+                shutil.rmtree(spool.parent, ignore_errors=True)
+                raise ValueError(f"файл больше {max_bytes // 1_048_576} МБ.")
+            digest.update(chunk)
+            out.write(chunk)
+    with spool.open("rb") as head:
+        if head.read(12)[4:8] != b"ftyp":
+            shutil.rmtree(spool.parent, ignore_errors=True)
+            raise ValueError("это не файл MP4.")
+    try:
+        found = subprocess.run([imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-i", str(spool)],  # noqa: S603
+                               capture_output=True, text=True, timeout=PROBE_SECONDS, check=False).stderr
+    except subprocess.TimeoutExpired:
+        found = ""
+    duration, video = _DURATION.search(found), _VIDEO.search(found)
+    if duration is None or video is None or video.group(1) != "h264":
+        shutil.rmtree(spool.parent, ignore_errors=True)
+        raise ValueError("в файле нет видео H.264, которое играют все браузеры.")
+    hours, minutes, seconds = duration.groups()
+    bitrate = _BITRATE.search(found)
+    codec = ""
+    return Video(spool, digest.hexdigest(), int(video.group(2)), int(video.group(3)),
+                 int(hours) * 3600 + int(minutes) * 60 + float(seconds), int(bitrate.group(1)) if bitrate else None,
+                 codec)
+
+
+def store_video(video: Video, media_root: Path) -> str:
+    """Moves the checked upload under ``media_root``/ads by its hash; its path under the media root."""
+    name = f"{video.digest[:32]}.mp4"
+    target = media_root / AD_FOLDER / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.is_file():
+        shutil.move(str(video.path), target.with_suffix(".part"))
+        target.with_suffix(".part").replace(target)
+    shutil.rmtree(video.path.parent, ignore_errors=True)
+    return f"{AD_FOLDER}/{name}"

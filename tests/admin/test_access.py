@@ -21,7 +21,7 @@ from tests.admin.helpers import csrf_of, flashes, page, post_form, sign_in
 from tests.api.accounts_helpers import block, make_account
 
 SIGN_IN = "/admin/session/"
-ADMINS_ONLY = re.compile(r"^/admin/account/")
+ADMINS_ONLY = re.compile(r"^/admin/(account|operations)/")
 OPEN = {"/admin/session/", "/admin/session/out"}  # the sign-in page and the sign-out: anyone
 
 
