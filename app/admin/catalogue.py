@@ -12,7 +12,7 @@ from flask_admin.actions import action
 from flask_admin.contrib.sqla.form import AdminModelConverter, InlineModelConverter
 from flask_admin.model.form import InlineFormAdmin
 from flask_admin.model.template import LinkRowAction
-from sqlalchemy import inspect
+from sqlalchemy import inspect, select
 from werkzeug.datastructures import FileStorage
 from wtforms import ValidationError
 from wtforms.fields import FileField, SelectField
@@ -20,7 +20,7 @@ from wtforms.fields import FileField, SelectField
 from app.admin.base import EditorModelView
 from app.admin.labels import FIELDS
 from app.extensions import db
-from app.models import Content, Episode, Season
+from app.models import Content, ContentPerson, Episode, Season
 from app.models.catalogue import AvailabilityRule, RuleKind
 from app.services.availability import Verdict, check_availability
 from app.services.media_files import check_poster, master_problem, store_poster
@@ -108,6 +108,15 @@ class RuleInline(InlineFormAdmin):
         model.value = (model.value or "").strip().lower()
 
 
+class PersonInline(InlineFormAdmin):
+    """Who is in it, as what (actor, director…), in the credits' order."""
+
+    form_columns = ("id", "person", "person_type", "character", "position")
+    form_label = "Участник"
+    column_labels = FIELDS
+    form_ajax_refs = {"person": {"fields": ("name", "original_name"), "page_size": 20, "placeholder": "Имя"}}
+
+
 class ContentView(EditorModelView):
     column_list = ("title", "content_type", "year", "published", "position", "updated_at")
     column_searchable_list = ("title", "original_title", "slug")
@@ -118,7 +127,7 @@ class ContentView(EditorModelView):
     form_columns = ("title", "original_title", "slug", "content_type", "published", "position", "description",
                     "year", "age_rating", "has_multiple_episodes", "poster_url", "poster", "genres", "countries",
                     "tags", "voice_authors", "languages", "subtitles", "kinopoisk_id", "kinopoisk_rating", "imdb_id",
-                    "imdb_rating", "seasons", "loose_episodes", "availability_rules")
+                    "imdb_rating", "seasons", "loose_episodes", "availability_rules", "persons", "categories")
     form_overrides = {"age_rating": SelectField}
     form_args = {"age_rating": {"choices": AGE_RATINGS, "coerce": lambda value: int(value) if value else None},
                  "slug": {"description": "Латиница, цифры и дефисы. Пусто: составится из названия."}}
@@ -128,7 +137,8 @@ class ContentView(EditorModelView):
         render_kw={"accept": "image/jpeg,image/png,image/webp"})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.inline_models = (SeasonInline(Season, self), LooseEpisodeInline(Episode), RuleInline(AvailabilityRule))
+        self.inline_models = (SeasonInline(Season, self), LooseEpisodeInline(Episode), RuleInline(AvailabilityRule),
+                              PersonInline(ContentPerson))
         super().__init__(*args, **kwargs)
 
     column_extra_row_actions = [*EditorModelView.column_extra_row_actions, LinkRowAction(
@@ -259,4 +269,7 @@ class PersonView(EditorModelView):
     column_sortable_list = ("name",)
     column_default_sort = "name"
     form_columns = ("name", "original_name", "slug", "photo_url")
+
+    def after_model_change(self, form: Any, model: Any, is_created: bool) -> None:
+        reindex(db.session.scalars(select(ContentPerson.content_id).where(ContentPerson.person_id == model.id)))
 

@@ -19,8 +19,8 @@ FIELDS = {
     "role": "Роль", "blocked_at": "Заблокирован", "confirmed_at": "Подтверждён", "image_url": "Картинка",
     "active_from": "Показывать с", "active_until": "Показывать до", "url": "Адрес", "from_path": "Старый адрес",
     "to_path": "Новый адрес", "status": "Код ответа", "person": "Персона", "person_type": "Роль в фильме",
-    "character": "Персонаж", "category": "Категория", "category_links": "Категории", "persons": "Участники",
-    "password_hash": "Пароль",
+    "character": "Персонаж", "category": "Категория", "category_links": "Категории", "categories": "Категории",
+    "persons": "Участники", "password_hash": "Пароль",
 }
 
 # The tables the audit trail names, as editors call what they hold.

@@ -25,6 +25,7 @@ from app.models.moments import Moment
 from app.models.persons import ContentPerson
 from app.models.slugs import MAX_SLUG, default_slug
 from app.models.taxonomy import (
+    Category,
     ContentCategory,
     Genre,
     Tag,
@@ -114,8 +115,13 @@ class Content(db.Model):  # type: ignore[name-defined]
     genres: Mapped[list[Genre]] = relationship(secondary=content_genres, order_by=Genre.slug)
     tags: Mapped[list[Tag]] = relationship(secondary=content_tags, order_by=Tag.slug)
     voice_authors: Mapped[list[VoiceAuthor]] = relationship(secondary=content_voice_authors, order_by=VoiceAuthor.title)
-    category_links: Mapped[list[ContentCategory]] = relationship(cascade="all, delete-orphan")
-    persons: Mapped[list[ContentPerson]] = relationship(order_by=ContentPerson.position, cascade="all, delete-orphan")
+    category_links: Mapped[list[ContentCategory]] = relationship(cascade="all, delete-orphan",
+                                                                 back_populates="content")
+    # The same links as a plain list (the admin's choice of categories; a new one takes position 0)
+    categories: Mapped[list[Category]] = relationship(secondary="content_categories", order_by="Category.title",
+                                                      overlaps="category_links,content,category")
+    persons: Mapped[list[ContentPerson]] = relationship(order_by=ContentPerson.position, cascade="all, delete-orphan",
+                                                        back_populates="content")
     seasons: Mapped[list[Season]] = relationship(
         back_populates="content", order_by="Season.order", cascade="all, delete-orphan"
     )

@@ -53,3 +53,4 @@ class ContentPerson(db.Model):  # type: ignore[name-defined]
 
     person: Mapped[Person] = relationship(back_populates="parts")
     person_type: Mapped[PersonType] = relationship()
+    content = relationship("Content", back_populates="persons")

@@ -40,6 +40,7 @@ class ContentCategory(db.Model):  # type: ignore[name-defined]
     position: Mapped[int] = mapped_column(Integer, default=0)
 
     category: Mapped[Category] = relationship()
+    content = relationship("Content", back_populates="category_links")
 
 
 class Category(db.Model):  # type: ignore[name-defined]

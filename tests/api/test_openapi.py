@@ -11,6 +11,7 @@ from flask import Flask
 # The routes that are not API calls: pages, built assets, media, the document itself.
 NOT_API = {"api-docs.openapi_json", "player.player", "player.demo", "media", "signed_media"}
 NOT_API_BLUEPRINTS = {"assets"}
+ADMIN_PAGES = "/admin/"  # the editors' admin (app/admin): HTML pages and forms, tested in tests/admin
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 OWN_ERROR_BODIES = {("/readyz", "get", "503")}  # the readiness probe says what is missing in its own shape
 
@@ -20,6 +21,8 @@ def api_routes(app: Flask) -> set[tuple[str, str]]:
     routes = set()
     for rule in app.url_map.iter_rules():
         if rule.endpoint in NOT_API or rule.endpoint.split(".")[0] in NOT_API_BLUEPRINTS:
+            continue
+        if rule.rule.startswith(ADMIN_PAGES):
             continue
         path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule.rule)
         routes |= {(path, method.lower()) for method in (rule.methods or set()) - IGNORED_METHODS}
