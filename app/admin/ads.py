@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import abort, current_app, url_for
+from flask import abort, current_app, g, url_for
 from flask_admin import expose
 from flask_admin.model.form import InlineFormAdmin
 from flask_admin.model.template import LinkRowAction
@@ -150,6 +150,15 @@ class AdTrackingHitView(EditorModelView):
     column_default_sort = ("created_at", True)
     column_labels = {**AD_FIELDS, "created_at": "Когда"}
     column_extra_row_actions: list[Any] = []
+    column_formatters = {"creative_id": lambda view, _c, hit, _n: view.creative_title(hit.creative_id)}
+
+    def creative_title(self, creative_id: int | None) -> str:
+        """The creative's title (hits outlive creatives: then its number), the page's titles read once."""
+        titles = g.get("ad_titles")
+        if titles is None:
+            titles = g.ad_titles = {row.id: row.title for row in db.session.execute(
+                select(AdCreative.id, AdCreative.title))}
+        return titles.get(creative_id, f"Ролик №{creative_id} (удалён)")
 
     @expose("/counts/")
     def counts(self) -> Any:
@@ -158,5 +167,4 @@ class AdTrackingHitView(EditorModelView):
             select(AdTrackingHit.creative_id, AdTrackingHit.event, func.count())
             .group_by(AdTrackingHit.creative_id, AdTrackingHit.event)
             .order_by(AdTrackingHit.creative_id, AdTrackingHit.event)).all()
-        titles = {row.id: row.title for row in db.session.execute(select(AdCreative.id, AdCreative.title))}
-        return self.render("admin/ad_counts.html", rows=rows, titles=titles)
+        return self.render("admin/ad_counts.html", rows=rows, title_of=self.creative_title)

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.extensions import db
-from app.models import AuditEntry, Content, ContentType, Role
+from app.models import AuditEntry, Content, ContentType, Role, Tag
 from tests.admin.helpers import flashes, page, post_form
 
 
@@ -122,7 +122,10 @@ HOSTILE = """<script>alert("x")</script> O'Brien & "Co" <b>"""
 
 
 def test_hostile_text_is_shown_escaped_in_the_admin_the_api_and_the_player(app: Flask, editor: FlaskClient):
-    response = create(editor, series_form(app, title=HOSTILE, description=HOSTILE))
+    assert post_form(editor, "/admin/tag/new/", {"title": HOSTILE, "slug": "hostile"}).status_code == 302
+    with app.app_context():
+        tag_id = db.session.scalar(db.select(Tag.id).where(Tag.slug == "hostile"))
+    response = create(editor, series_form(app, title=HOSTILE, description=HOSTILE, tags=str(tag_id)))
     assert response.status_code == 302, flashes(response)
     content = content_titled(app, HOSTILE)
     assert content is not None
@@ -130,10 +133,12 @@ def test_hostile_text_is_shown_escaped_in_the_admin_the_api_and_the_player(app: 
     edit = editor.get(f"/admin/content/edit/?id={content.id}").get_data(as_text=True)
     player = app.test_client().get(f"/?movie_id={content.id}").get_data(as_text=True)
     history = editor.get(f"/admin/audit/object/contents/{content.id}").get_data(as_text=True)
-    for html in (listing, edit, player, history):
+    tags = editor.get("/admin/tag/").get_data(as_text=True)
+    for html in (listing, edit, player, history, tags):
         assert '<script>alert("x")' not in html and "<b>\"" not in html
         assert "&lt;script&gt;alert(" in html
-    assert app.test_client().get(f"/contents/{content.id}").get_json()["title"] == HOSTILE
+    answer = app.test_client().get(f"/contents/{content.id}").get_json()
+    assert answer["title"] == HOSTILE and {"slug": "hostile", "title": HOSTILE} in answer["tags"]
 
 
 def test_bulk_publish_and_unpublish_record_each_content(app: Flask, editor: FlaskClient):

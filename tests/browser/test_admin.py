@@ -136,3 +136,23 @@ def test_an_editor_makes_a_series_and_the_player_shows_it(admin_server: tuple[Fl
     assert "Ольга Редакторова <editor@example.com>" in rows[0]
     assert "создан" in rows[1] and "Название: — → Северный ветер" in rows[1]
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_poster_too_large_is_refused_before_the_form_is_sent(admin_server: tuple[Flask, str], editor_page: Page):
+    """A 2 GB file would end in the server's 413 and lose the page: the page refuses it, the typing stays."""
+    _, origin = admin_server
+    page = editor_page
+    page.goto(f"{origin}/admin/session/")
+    page.fill("input[name=email]", "editor@example.com")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"{origin}/admin/content/new/")
+    page.fill("#title", "Черновик с большим постером")
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.method) if request.method == "POST" else None)
+    page.set_input_files("#poster", files=[{"name": "огромный.jpg", "mimeType": "image/jpeg",
+                                            "buffer": b"\xff" * (5 * 1_048_576 + 1)}])
+    expect(page.locator(".editorial-file-error")).to_have_text("Файл «огромный.jpg» больше 5 МБ: выберите другой.")
+    assert page.eval_on_selector("#poster", "input => input.files.length") == 0
+    assert page.input_value("#title") == "Черновик с большим постером"
+    assert sent == []
