@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from werkzeug.datastructures import FileStorage
 from wtforms import ValidationError
 from wtforms.fields import FileField, SelectField
-from wtforms.validators import NumberRange, Optional
+from wtforms.validators import InputRequired, NumberRange, Optional
 
 from app.admin.base import EditorModelView
 from app.extensions import db
@@ -58,6 +58,9 @@ class AdCreativeView(EditorModelView):
     def on_form_prefill(self, form: Any, id: Any) -> None:
         form.video.render_kw = {**(form.video.render_kw or {}),
                                 "data-max-bytes": current_app.config["ADMIN_AD_VIDEO_BYTES"]}
+        # the column is NOT NULL, so Flask-Admin adds InputRequired (and its asterisk) after our Optional: the
+        # length may come from the file instead
+        form.duration.validators = [v for v in form.duration.validators if not isinstance(v, InputRequired)]
 
     def create_form(self, obj: Any = None) -> Any:
         form = super().create_form(obj)
