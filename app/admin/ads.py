@@ -55,17 +55,13 @@ class AdCreativeView(EditorModelView):
     form_args = {"duration": {"validators": [Optional(), NumberRange(min=1)],
                               "description": "Пусто: прочитается из загруженного файла."}}
 
-    def on_form_prefill(self, form: Any, id: Any) -> None:
-        form.video.render_kw = {**(form.video.render_kw or {}),
-                                "data-max-bytes": current_app.config["ADMIN_AD_VIDEO_BYTES"]}
+    file_limits = {"video": "ADMIN_AD_VIDEO_BYTES"}
+
+    def shape_form(self, form: Any) -> Any:
         # the column is NOT NULL, so Flask-Admin adds InputRequired (and its asterisk) after our Optional: the
         # length may come from the file instead
         form.duration.validators = [v for v in form.duration.validators if not isinstance(v, InputRequired)]
-
-    def create_form(self, obj: Any = None) -> Any:
-        form = super().create_form(obj)
-        self.on_form_prefill(form, None)
-        return form
+        return super().shape_form(form)
 
     def on_model_change(self, form: Any, model: AdCreative, is_created: bool) -> None:
         if model.skip_offset and not vast.valid_skip_offset(model.skip_offset):
@@ -74,7 +70,7 @@ class AdCreativeView(EditorModelView):
         upload = form.video.data
         if isinstance(upload, FileStorage) and upload.filename:
             try:
-                video = check_video(upload.stream, int(current_app.config["ADMIN_AD_VIDEO_BYTES"]))
+                video = check_video(upload.stream, self.upload_limit("video"))
             except ValueError as problem:
                 raise ValidationError(f"Ролик: {problem}") from None
             stored = store_video(video, Path(current_app.config["MEDIA_ROOT"]))

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import flash, url_for
+from flask import current_app, flash, url_for
 from flask_admin.contrib.sqla import ModelView
 from flask_admin.form import SecureForm
 from flask_admin.model import typefmt
@@ -47,6 +47,25 @@ class EditorModelView(Guarded, ModelView):
     column_type_formatters = {**typefmt.BASE_FORMATTERS, datetime: moment}
     column_extra_row_actions = [LinkRowAction("fa fa-history", history_url,
                                               title="История изменений")]
+
+    # Upload fields and the configuration key of their limit in bytes: the page refuses a larger file before sending it
+    # (templates/admin/editorial_base.html reads data-max-bytes); the view checks again with upload_limit().
+    file_limits: dict[str, str] = {}
+
+    def upload_limit(self, field: str) -> int:
+        return int(current_app.config[self.file_limits[field]])
+
+    def shape_form(self, form: Any) -> Any:
+        """Every form this view draws or reads, new or edited, first shown or sent back refused."""
+        for field in self.file_limits:
+            form[field].render_kw = {**(form[field].render_kw or {}), "data-max-bytes": self.upload_limit(field)}
+        return form
+
+    def create_form(self, obj: Any = None) -> Any:
+        return self.shape_form(super().create_form(obj))
+
+    def edit_form(self, obj: Any = None) -> Any:
+        return self.shape_form(super().edit_form(obj))
 
     def __init__(self, model: Any, session: Any, **kwargs: Any) -> None:
         labels = {name: label for name, label in FIELDS.items() if hasattr(model, name)}

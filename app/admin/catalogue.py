@@ -84,15 +84,9 @@ class LooseEpisodesConverter(InlineModelConverter):
         return {"loose_episodes": "content"}
 
 
-class LooseEpisodeInline(InlineFormAdmin):
-    form_columns = ("id", *EPISODE_COLUMNS)
+class LooseEpisodeInline(EpisodeInline):
     form_label = "Серия фильма"
-    column_labels = FIELDS
-    form_widget_args = {"description": {"rows": 2}}
     inline_converter = LooseEpisodesConverter
-
-    def on_model_change(self, form: Any, model: Episode, is_created: bool) -> None:
-        check_master(model)
 
 
 class RuleInline(InlineFormAdmin):
@@ -135,6 +129,7 @@ class ContentView(EditorModelView):
     form_extra_fields = {"poster": FileField(
         "Загрузить постер", description="JPEG, PNG или WebP, до 5 МБ. Заменит адрес постера выше.",
         render_kw={"accept": "image/jpeg,image/png,image/webp"})}
+    file_limits = {"poster": "ADMIN_POSTER_BYTES"}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.inline_models = (SeasonInline(Season, self), LooseEpisodeInline(Episode), RuleInline(AvailabilityRule),
@@ -145,21 +140,11 @@ class ContentView(EditorModelView):
         "fa fa-globe", lambda _action, row_id, _row: url_for(".availability", id=row_id),
         title="Где покажется: проверить страну и сайт")]
 
-    def on_form_prefill(self, form: Any, id: Any) -> None:
-        form.poster.render_kw = {**(form.poster.render_kw or {}),
-                                 "data-max-bytes": current_app.config["ADMIN_POSTER_BYTES"]}
-
-    def create_form(self, obj: Any = None) -> Any:
-        form = super().create_form(obj)
-        self.on_form_prefill(form, None)
-        return form
-
     def on_model_change(self, form: Any, model: Content, is_created: bool) -> None:
         upload = form.poster.data
         if isinstance(upload, FileStorage) and upload.filename:
             try:
-                poster = check_poster(upload.read(int(current_app.config["ADMIN_POSTER_BYTES"]) + 1),
-                                      int(current_app.config["ADMIN_POSTER_BYTES"]))
+                poster = check_poster(upload.read(self.upload_limit("poster") + 1), self.upload_limit("poster"))
             except ValueError as problem:
                 raise ValidationError(f"Постер: {problem}") from None
             stored = store_poster(poster, Path(current_app.config["MEDIA_ROOT"]))

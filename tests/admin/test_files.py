@@ -58,7 +58,9 @@ def test_a_bad_poster_is_refused_on_the_form(app: Flask, editor: FlaskClient, da
     response = save_with_poster(editor, data, name)
     assert response.status_code == 200
     assert any(message.startswith(said) for message in flashes(response)), flashes(response)
-    assert page(response).xpath("//input[@name='title']/@value") == ["Тихая гавань"]
+    form = page(response)
+    assert form.xpath("//input[@name='title']/@value") == ["Тихая гавань"]
+    assert form.xpath("//input[@name='poster']/@data-max-bytes") == [str(5 * 1_048_576)]  # the page still checks
     with app.app_context():
         assert db.session.get(Content, 2).poster_url == "/media/posters/series-s1e1.jpg"
 
