@@ -82,8 +82,8 @@ def _changes(state: InstanceState[Any], action: AuditAction) -> dict[str, list[A
                 continue
             current = list(value) if relation else [value]
             before, after = ([], current) if action is AuditAction.CREATE else (current, [])
-        pair = [_value(before, relation, action is not AuditAction.CREATE or bool(before), key),
-                _value(after, relation, action is not AuditAction.DELETE or bool(after), key)]
+        pair = [_value(before, relation, action is not AuditAction.CREATE, key),  # a create has no before,
+                _value(after, relation, action is not AuditAction.DELETE, key)]  # a delete no after
         if action is AuditAction.UPDATE and pair[0] == pair[1] and key not in SECRET_FIELDS:
             continue  # set again to what it was (a form's Decimal 8.2 over the float 8.2)
         changes[key] = pair
