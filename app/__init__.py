@@ -81,7 +81,7 @@ def _init_extensions(app: Flask) -> None:
 
 
 def _revocations(app: Flask) -> object:
-    from app.services.revocations import DatabaseRevocations, RedisRevocations
+    from app.services.accounts.revocations import DatabaseRevocations, RedisRevocations
 
     if not app.config["REDIS_URL"]:
         return DatabaseRevocations()

@@ -10,7 +10,7 @@ from flask.cli import AppGroup
 
 demo_cli = AppGroup("demo", help="The demo catalogue and its generated sample media.")
 search_cli = AppGroup("search", help="The catalogue's search index.")
-sitemap_cli = AppGroup("sitemap", help="The sitemaps, generated ahead (app/services/sitemaps.py).")
+sitemap_cli = AppGroup("sitemap", help="The sitemaps, generated ahead (app/services/seo/sitemaps.py).")
 DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"  # the sitemaps' addresses without PUBLIC_URL: make start's
 
 
@@ -36,8 +36,8 @@ def batch() -> None:
 def generate_sitemaps(base_url: str | None = None) -> bool:
     """Generates the sitemaps and says what came of it; False when another generation was running."""
     from app.extensions import db
-    from app.services.sitemap_entries import sitemap_config
-    from app.services.sitemaps import GenerationRunning, generate
+    from app.services.seo.sitemap_entries import sitemap_config
+    from app.services.seo.sitemaps import GenerationRunning, generate
 
     base = base_url or current_app.config["PUBLIC_URL"] or DEVELOPMENT_BASE_URL
     try:
@@ -58,7 +58,7 @@ def reindex_command() -> None:
     import time
 
     from app.caching import invalidate_catalogue
-    from app.services.search_index import reindex
+    from app.services.search.index import reindex
 
     batch()
     started = time.monotonic()

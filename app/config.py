@@ -156,7 +156,7 @@ class Settings:
     RATE_LIMIT_SESSION_CONTEXT: str = "30 per minute"
     # The counters' namespace in Redis: deployments (or test runs) sharing one Redis keep apart by it.
     RATE_LIMIT_KEY_PREFIX: str = "player-limits"
-    # Accounts (app/services/accounts.py, sessions.py): how long an access token lasts (minutes; its cookie
+    # Accounts (app/services/accounts/accounts.py, sessions.py): how long an access token lasts (minutes; its cookie
     # authToken expires with it), a sign-in session's refresh tokens (days), how long a refresh token already used
     # may be used again and get the same new pair (the honest race of two tabs refreshing at once; at most 10 s,
     # after that a reuse revokes the session), how long a mailed code lasts (minutes), how many wrong tries it takes.
@@ -191,7 +191,7 @@ class Settings:
     # POST /subscription/notify body (HMAC-SHA256 in X-Signature). Empty: notifications are refused (503).
     SUBSCRIPTION_PLANS: str = "month=30,year=365"
     PAYMENT_WEBHOOK_SECRET: str = ""
-    # Sitemaps (app/services/sitemaps.py, generated ahead by `flask sitemap generate`): the most <url> entries and
+    # Sitemaps (app/services/seo/sitemaps.py, generated ahead by `flask sitemap generate`): the most <url> entries and
     # uncompressed bytes one /sitemap{n}.xml may hold (the sitemaps.org protocol's limits are the defaults and the
     # largest allowed: 50,000 and 50 MiB), and how long robots.txt, the index and the files may be kept (max-age).
     SITEMAP_MAX_URLS: int = 50_000

@@ -24,8 +24,8 @@ from flask import current_app
 from app.caching import store
 from app.database import UNAVAILABLE
 from app.schemas.catalogue import ContentDetailsSchema, PlayerContentSchema, SeasonSchema, dump_episodes
-from app.services.catalogue import content_not_found, episode_ref, load_content, load_episodes
-from app.services.episodes import EpisodeRef
+from app.services.catalogue.contents import content_not_found, episode_ref, load_content, load_episodes
+from app.services.player.episodes import EpisodeRef
 
 log = logging.getLogger(__name__)
 LAST_KNOWN_SECONDS = 86_400  # the copy an outage falls back to

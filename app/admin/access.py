@@ -1,5 +1,5 @@
-"""Who may use the admin: editors and administrators signed in with their account (app/services/accounts.py), held in
-Flask's signed session cookie (path /admin, HttpOnly, SameSite=Lax; app/config.py), not the API's bearer tokens.
+"""Who may use the admin: editors and administrators signed in with their account (app/services/accounts/accounts.py),
+held in Flask's signed session cookie (path /admin, HttpOnly, SameSite=Lax; app/config.py), not the API's bearer tokens.
 
 Every admin request reads the account again (one query): a blocked account, one made a viewer, or one whose password
 changed since the sign-in (the session carries a fingerprint of the password's hash) is signed out at once. Anonymous
@@ -24,8 +24,8 @@ from app.api.accounts import limited_per_account, limited_per_ip
 from app.extensions import db
 from app.models import Account, Role
 from app.models.accounts import MAX_EMAIL, PASSWORD_MAX_LENGTH
-from app.services import accounts
-from app.services.audit import Actor
+from app.services.accounts import accounts
+from app.services.editorial.audit import Actor
 from app.services.errors import DomainError
 
 SESSION_KEY = "admin"

@@ -16,9 +16,9 @@ from app.admin.access import signed_in
 from app.admin.base import EditorModelView
 from app.extensions import db
 from app.models import Account, Role
-from app.services.accounts import set_blocked
+from app.services.accounts.accounts import set_blocked
+from app.services.accounts.sessions import revoke_account_sessions
 from app.services.errors import DomainError
-from app.services.sessions import revoke_account_sessions
 
 ROLE_LABELS = {Role.VIEWER: "Зритель", Role.EDITOR: "Редактор", Role.ADMIN: "Администратор"}
 

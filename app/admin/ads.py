@@ -21,9 +21,9 @@ from app.admin.base import EditorModelView
 from app.extensions import db
 from app.http.urls import absolute_url
 from app.models import AdCreative, AdMediaFile, AdPlacement, AdPosition, AdTrackingHit
-from app.services import vast
-from app.services.ads import creative_for_vast
-from app.services.media_files import check_video, store_video
+from app.services.ads import vast
+from app.services.ads.placements import creative_for_vast
+from app.services.editorial.media_files import check_video, store_video
 
 POSITIONS = [(AdPosition.PREROLL.value, "Перед фильмом (pre-roll)"),
              (AdPosition.MIDROLL.value, "В середине (mid-roll)")]

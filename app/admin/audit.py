@@ -1,5 +1,5 @@
-"""The audit trail in the admin: every flush made by an admin request is recorded (app/services/audit.py) in its own
-transaction, and a commit that changed anything makes every cached read derived from the catalogue stale
+"""The audit trail in the admin: every flush made by an admin request is recorded (app/services/editorial/audit.py) in
+its own transaction, and a commit that changed anything makes every cached read derived from the catalogue stale
 (app/caching.py), so that the player and the API show the change at once. The trail's view lists entries, and one
 object's history; it has no create, edit or delete."""
 
@@ -23,7 +23,7 @@ from app.admin.labels import FIELDS, TABLES
 from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import AuditEntry
-from app.services.audit import record_flush
+from app.services.editorial.audit import record_flush
 
 ACTION_LABELS = {"create": "создан", "update": "изменён", "delete": "удалён"}
 HISTORY_LIMIT = 500

@@ -22,9 +22,9 @@ from app.admin.labels import FIELDS
 from app.extensions import db
 from app.models import Content, ContentPerson, Episode, Season
 from app.models.catalogue import AvailabilityRule, RuleKind
-from app.services.availability import Verdict, check_availability
-from app.services.media_files import check_poster, master_problem, store_poster
-from app.services.search_index import reindex
+from app.services.editorial.media_files import check_poster, master_problem, store_poster
+from app.services.player.availability import Verdict, check_availability
+from app.services.search.index import reindex
 
 AGE_RATINGS = [("", "—"), ("0", "0+"), ("6", "6+"), ("12", "12+"), ("16", "16+"), ("18", "18+")]
 RULE_KINDS = [(RuleKind.ALLOW_COUNTRY.value, "Показывать только в стране"),

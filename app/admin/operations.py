@@ -15,8 +15,8 @@ from app.caching import NAMED_CACHES, store
 from app.extensions import db
 from app.http.urls import public_base
 from app.models import Role
-from app.services import sitemap_entries, sitemaps
 from app.services.errors import DomainError
+from app.services.seo import sitemap_entries, sitemaps
 
 log = logging.getLogger(__name__)
 

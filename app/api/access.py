@@ -2,7 +2,7 @@
 server from the verified token's claims, and flask-jwt-extended's refusals in the one error shape (app/errors.py).
 
 Roles rank ``viewer`` < ``editor`` < ``admin``; a view needing one admits the ranks above it. A token whose session
-is revoked (app/services/revocations.py) is refused on the request that carries it."""
+is revoked (app/services/accounts/revocations.py) is refused on the request that carries it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The authenticator (spec §7): sign-up, sign-in, token refresh, restoring and changing a password, the account's own
-details. Rules live in app/services/accounts.py and sessions.py; tokens and cookies in app/http/tokens.py.
+details. Rules live in app/services/accounts/accounts.py and sessions.py; tokens and cookies in app/http/tokens.py.
 
 Sign-in, sign-up, restore and refresh count per client address and per account (the email in the body, or the
 refresh token) before the view runs, so before any password is hashed; over the limit: 429 with Retry-After."""
@@ -38,9 +38,9 @@ from app.schemas.accounts import (
     SignUpSchema,
     TokensSchema,
 )
-from app.services import accounts, sessions
-from app.services.accounts import CodeRules, Mail
-from app.services.progress import adopt_device_progress
+from app.services.accounts import accounts, sessions
+from app.services.accounts.accounts import CodeRules, Mail
+from app.services.activity.progress import adopt_device_progress
 
 blp = Blueprint("accounts", __name__, description="Accounts: sign-up, sign-in, tokens, passwords (spec §7)")
 MAIL_SENT = "Проверьте почту: мы отправили письмо с кодом"

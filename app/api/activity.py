@@ -17,7 +17,7 @@ from app.extensions import limiter
 from app.http.rates import by_ip, by_viewer, configured
 from app.http.viewer import viewer_key
 from app.schemas.activity import LastWatchedSchema, TimeProgressSchema
-from app.services.progress import last_watched, record_time, set_completed
+from app.services.activity.progress import last_watched, record_time, set_completed
 
 blp = Blueprint("activity", __name__, description="Where a viewer stopped in each episode and what they finished")
 limiter.limit(configured("RATE_LIMIT_VIEWER"), key_func=by_viewer)(blp)

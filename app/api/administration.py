@@ -13,7 +13,7 @@ from app.api.docs import BEARER, answers, id_parameter, never_stored
 from app.http.tokens import current_account_id
 from app.models.ids import storable_id
 from app.schemas.accounts import NewUserSchema, UserPageSchema, UserSchema, UserSearchSchema
-from app.services import accounts
+from app.services.accounts import accounts
 from app.services.errors import NotFound
 
 blp = Blueprint("administration", __name__, description="Accounts, for administrators")

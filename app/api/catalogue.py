@@ -27,8 +27,7 @@ from app.schemas.catalogue import (
 )
 from app.schemas.episodes import EpisodeResourceSchema, FreshEpisodeSchema, FreshEpisodesQuerySchema
 from app.schemas.paging import page_of
-from app.services.availability import depends_on_domain
-from app.services.catalogue import (
+from app.services.catalogue.contents import (
     episode_not_found,
     fresh_episodes,
     most_relevant,
@@ -36,7 +35,8 @@ from app.services.catalogue import (
     published_id_by_kinopoisk,
     published_id_by_slug,
 )
-from app.services.player_context import Viewer, availability_of
+from app.services.player.availability import depends_on_domain
+from app.services.player.context import Viewer, availability_of
 from app.snapshots import get_snapshot
 
 blp = Blueprint("catalogue", __name__, description="Contents, seasons, episodes and their availability")

@@ -27,8 +27,8 @@ from app.schemas.lists import (
     MartQuerySchema,
 )
 from app.schemas.paging import page_of
-from app.services import lists
-from app.services.filters import list_request
+from app.services.catalogue import lists
+from app.services.catalogue.filters import list_request
 
 blp = Blueprint("lists", __name__, description="Categories, the main mart, lists of contents with filters and sort")
 CardPage = page_of(ContentCardSchema)

@@ -28,8 +28,8 @@ from app.schemas.reference import (
     TagSchema,
     VoiceAuthorSchema,
 )
-from app.services import reference, types
-from app.services.paging import Page
+from app.services.catalogue import reference, types
+from app.services.catalogue.paging import Page
 
 blp = Blueprint("reference", __name__, description="Content types, genres, tags, languages, countries, voice authors, "
                 "subtitles, persons")

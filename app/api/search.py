@@ -1,5 +1,5 @@
 """Catalogue search (spec §7 ``POST /v2/contents/search``; also a GET with the query string, which a CDN can keep).
-The rules: app/services/search.py; README "Search"."""
+The rules: app/services/search/query.py; README "Search"."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from app.api.docs import SHARED_HEADERS, answers
 from app.caching import store
 from app.http.shared import share, shareable
 from app.schemas.search import SearchBodySchema, SearchPageSchema, SearchQuerySchema
-from app.services.filters import list_request
-from app.services.search import search
+from app.services.catalogue.filters import list_request
+from app.services.search.query import search
 
 blp = Blueprint("search", __name__, description="Search: Russian morphology, typos, transliteration, original titles")
 

@@ -1,5 +1,5 @@
 """For search engines: robots.txt, the sitemap index and its files, and the administrators' debug calls about them
-(the rules: app/services/sitemaps.py).
+(the rules: app/services/seo/sitemaps.py).
 
 * ``GET /robots.txt`` never touches the database and never answers 5xx (a crawler reads a 5xx as "disallow all"):
   if anything fails, the same rules without the Sitemap line.
@@ -29,8 +29,8 @@ from app.extensions import db
 from app.http.urls import absolute_url, public_base
 from app.models.ids import MAX_ID, storable_id
 from app.schemas.seo import SitemapMetaSchema
-from app.services import sitemap_entries, sitemaps
 from app.services.errors import NotFound
+from app.services.seo import sitemap_entries, sitemaps
 
 blp = Blueprint("seo", __name__, description="robots.txt, the sitemaps (with Google's video extension) and their "
                                              "generation")
@@ -57,7 +57,7 @@ NUMBER = {"in": "path", "name": "number", "required": True, "example": 1,
 @answers(blp)
 def robots() -> Response:
     """The player pages and what they load are public; the calls about one viewer or account, the ad machinery,
-    search results, the probes and the debugging calls are not (app/services/sitemaps.py ROBOTS_DISALLOW)."""
+    search results, the probes and the debugging calls are not (app/services/seo/sitemaps.py ROBOTS_DISALLOW)."""
     try:
         body = sitemaps.robots_txt(absolute_url(url_for("seo.sitemap_index")))
         seconds = int(current_app.config["SITEMAP_CACHE_SECONDS"])

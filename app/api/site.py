@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from app.api.docs import SHARED_HEADERS, answers
 from app.http.shared import share, shareable
 from app.schemas.site import MenuItemSchema, PromoSlideSchema, RedirectInfoSchema, RedirectQuerySchema
-from app.services.site import main_redirect_info, menu, promo_slides, redirect_info
+from app.services.catalogue.site import main_redirect_info, menu, promo_slides, redirect_info
 
 blp = Blueprint("site", __name__, description="The menu, redirects and the promo slider")
 

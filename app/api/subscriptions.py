@@ -16,7 +16,7 @@ from app.api.docs import BEARER, answers
 from app.errors import ApiError
 from app.http.tokens import current_account_id
 from app.schemas.accounts import PaymentAckSchema, PaymentEventSchema, SubscriptionQuerySchema, SubscriptionSchema
-from app.services.subscriptions import check_signature, handle_event, request_subscription
+from app.services.accounts.subscriptions import check_signature, handle_event, request_subscription
 
 blp = Blueprint("subscriptions", __name__, description="Subscriptions and the payment provider's notifications")
 SIGNATURE_HEADER = "X-Signature"

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.models import Account, Role
-from app.services.passwords import hash_password
+from app.services.accounts.passwords import hash_password
 
 DEMO_PASSWORD = "demo-password"  # noqa: S105 - documented in the README, development only
 DEMO_ACCOUNTS = (

@@ -33,7 +33,7 @@ from app.models import (
 )
 from app.models.catalogue import content_countries, content_languages
 from app.models.taxonomy import content_genres, content_subtitles, content_tags, content_voice_authors
-from app.services.search_index import reindex
+from app.services.search.index import reindex
 
 CONTENT_TYPES = {"film": "Фильм", "series": "Сериал"}
 COUNTRIES = {"ru": "Россия", "fr": "Франция", "us": "США"}

@@ -59,7 +59,7 @@ from app.models import (
 from app.models.catalogue import content_countries
 from app.models.slugs import slugify, transliterate
 from app.models.taxonomy import content_genres, content_tags
-from app.services.search_index import reindex
+from app.services.search.index import reindex
 
 BATCH = 2000  # contents per transaction
 SERIES_SHARE = 0.2

@@ -17,7 +17,7 @@ configured assets/API origin). What it fetches:
 
 Framing (``frame-ancestors``): the embed may be framed by this origin (the demo publisher page) and by the publisher
 allow-list when one is configured, otherwise by any http(s) site: publishers embed us, and a licence that names its
-sites is enforced by the per-content domain rules (app/services/availability.py). Every other response refuses
+sites is enforced by the per-content domain rules (app/services/player/availability.py). Every other response refuses
 framing outright: ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY`` for browsers without CSP level 2.
 """
 

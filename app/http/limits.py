@@ -8,7 +8,7 @@
   control character in a string but tab, newline and carriage return (PostgreSQL cannot store NUL);
 * the query: no control character at all, in a name or a value. Except on the player page, whose parameters follow
   the spec's rule instead (spec §5: an invalid value is ignored, an invalid movie_id is 'Контент не доступен'):
-  app/services/params.py drops a value with a control character.
+  app/services/player/params.py drops a value with a control character.
 
 A body that breaks one is a 400 (413 for the size) before flask-smorest or any view reads it.
 """

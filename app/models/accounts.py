@@ -18,8 +18,9 @@ from app.models.moments import Moment
 
 MAX_EMAIL = 254  # RFC 5321's limit on a forward path
 MAX_NAME = 100
-# A new password's length (app/services/passwords.py has the other rules): NIST SP 800-63B asks for at least 8; 10
-# with a common-password check and no composition rules. The upper bound limits the work one sign-in asks of the hasher.
+# A new password's length (app/services/accounts/passwords.py has the other rules): NIST SP 800-63B asks for at least 8;
+# 10 with a common-password check and no composition rules. The upper bound limits the work one sign-in asks of the
+# hasher.
 PASSWORD_MIN_LENGTH = 10
 PASSWORD_MAX_LENGTH = 128
 TOKEN_ID = 32  # uuid4 hex: session and refresh token ids are unguessable, never sequential
@@ -53,9 +54,10 @@ class Account(db.Model):  # type: ignore[name-defined]
     __tablename__ = "accounts"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    email: Mapped[str] = mapped_column(String(MAX_EMAIL), unique=True)  # stored lower-cased (services/accounts.py)
+    # stored lower-cased (services/accounts/accounts.py)
+    email: Mapped[str] = mapped_column(String(MAX_EMAIL), unique=True)
     name: Mapped[str] = mapped_column(String(MAX_NAME))
-    # argon2id (services/passwords.py); none until the sign-up is confirmed with the password its code carries
+    # argon2id (services/accounts/passwords.py); none until the sign-up is confirmed with the password its code carries
     password_hash: Mapped[str | None] = mapped_column(String(255))
     role: Mapped[Role] = mapped_column(_enum(Role, "account_role"), default=Role.VIEWER)
     created_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now())

@@ -18,7 +18,7 @@ from app.models.moments import Moment
 
 MAX_URL = 2048
 MAX_WRAPPER_DEPTH = 5  # wrappers a house ad may sit behind
-# What a tracking hit can be: the pixels the house documents carry (app/services/vast.py; tests/api/test_ads_api.py
+# What a tracking hit can be: the pixels the house documents carry (app/services/ads/vast.py; tests/api/test_ads_api.py
 # checks that each of theirs is here), from which document of a chain.
 PIXEL_EVENTS = (
     "impression", "click", "error", "loaded", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete",

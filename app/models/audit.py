@@ -1,7 +1,7 @@
 """The audit trail: every create, update and delete made in the admin, with who, when, which object and its fields
-before and after. Rows are only ever added (app/services/audit.py); the admin shows them and offers no way to edit or
-delete them. Who and which object are also kept as text, so that an entry still reads right after the account or the
-object is gone."""
+before and after. Rows are only ever added (app/services/editorial/audit.py); the admin shows them and offers no way to
+edit or delete them. Who and which object are also kept as text, so that an entry still reads right after the account or
+the object is gone."""
 
 from __future__ import annotations
 

@@ -186,7 +186,7 @@ class Episode(db.Model):  # type: ignore[name-defined]
 
 
 class RuleKind(enum.StrEnum):
-    """How one availability rule restricts a content; see ``app.services.availability``."""
+    """How one availability rule restricts a content; see ``app.services.player.availability``."""
 
     ALLOW_COUNTRY = "allow_country"
     BLOCK_COUNTRY = "block_country"

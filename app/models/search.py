@@ -1,4 +1,4 @@
-"""The search index of the catalogue (app/services/search.py writes and reads it).
+"""The search index of the catalogue (app/services/search/query.py writes and reads it).
 
 ``search_documents``: each published content's searchable text, normalised (lower case, ё as е): its title, its
 original title with the title's transliteration (a Latin query finds «Тихая гавань» by "tikhaya gavan" and by "Quiet

@@ -1,4 +1,4 @@
-"""Sitemaps, generated ahead (app/services/sitemaps.py) and kept here so that every worker on every host serves the
+"""Sitemaps, generated ahead (app/services/seo/sitemaps.py) and kept here so that every worker on every host serves the
 same files: each file gzipped, under the generation that wrote it, and one row saying which generation is live.
 
 A generation writes its files under a new generation number, one committed file at a time (a reader never sees

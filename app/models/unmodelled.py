@@ -2,7 +2,7 @@
 (migrations/env.py, tests/test_migrations.py) does not take it for a difference: the search index's FTS5 table,
 generated columns and expression indexes (app/models/search.py), an index with a descending column, which SQLite
 does not reflect (ix_contents_listing, app/models/catalogue.py), and PostgreSQL's label arrays on contents with their
-indexes (kept by triggers; app/services/filters.py)."""
+indexes (kept by triggers; app/services/catalogue/filters.py)."""
 
 from __future__ import annotations
 

@@ -22,8 +22,8 @@ from app.http.rates import by_ip, configured
 from app.http.urls import absolute_url
 from app.models import Content
 from app.schemas.ads import AdListQuerySchema, AdListSchema, TrackingQuerySchema, VastQuerySchema
-from app.services import vast
-from app.services.ads import ad_list, creative_for_vast, record_hit
+from app.services.ads import vast
+from app.services.ads.placements import ad_list, creative_for_vast, record_hit
 
 blp = Blueprint("ads", __name__, description="The ad list, house VAST documents and the tracking pixel (spec §7)")
 

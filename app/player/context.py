@@ -1,5 +1,5 @@
 """The player page's context (spec §3 "Player context"): the content's snapshot (app/snapshots.py), the decisions
-made for this viewer (app/services/player_context.py), and the JSON blob the front end mounts from (read by
+made for this viewer (app/services/player/context.py), and the JSON blob the front end mounts from (read by
 static_src/context.ts): the snapshot's dumps with this viewer's part, the viewer's options from the query, and the
 runtime configuration (spec §1)."""
 
@@ -13,8 +13,8 @@ from flask import current_app, request, url_for
 
 from app.http.media import sign_address
 from app.http.origins import parent_origin, parse_origin_list
-from app.services.params import PlayerParams
-from app.services.player_context import Decision, Viewer, decide
+from app.services.player.context import Decision, Viewer, decide
+from app.services.player.params import PlayerParams
 from app.snapshots import ContentSnapshot, content_snapshot
 
 

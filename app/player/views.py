@@ -19,10 +19,10 @@ from app.http.shared import share, shareable
 from app.http.viewer import viewer_country, viewer_key_from_cookie
 from app.models import Content
 from app.player.context import context_blob, master_json_url, resolve_player_context
-from app.services.availability import Verdict, allowed_domains, depends_on_domain
-from app.services.params import InvalidMovieId, MissingMovieId, parse_player_params
-from app.services.player_context import Viewer
-from app.services.progress import completed_episode_ids
+from app.services.activity.progress import completed_episode_ids
+from app.services.player.availability import Verdict, allowed_domains, depends_on_domain
+from app.services.player.context import Viewer
+from app.services.player.params import InvalidMovieId, MissingMovieId, parse_player_params
 
 bp = Blueprint("player", __name__)
 SHELL_CSS = "styles/shell.css"  # the shell's styles, inline in every player page (templates/player/_base.html)

@@ -12,7 +12,7 @@ from app.models.accounts import PASSWORD_MAX_LENGTH as MAX_LENGTH
 from app.models.accounts import PASSWORD_MIN_LENGTH as MIN_LENGTH
 from app.schemas.common import Count, Text
 
-MAX_PASSWORD_INPUT = 1024  # the rules (app/services/passwords.py) say more; this bounds what is read at all
+MAX_PASSWORD_INPUT = 1024  # the rules (app/services/accounts/passwords.py) say more; this bounds what is read at all
 MAX_TOKEN = 4096
 
 # The document's examples of a session's tokens (HS256, flask-jwt-extended's default; the signatures are made up)
@@ -36,8 +36,8 @@ def Password(**kwargs: object) -> Text:
 
 
 def NewPassword(**kwargs: object) -> Text:
-    """A password to be set: its length is a rule of app/services/passwords.py (a weak_password error, in Russian,
-    like its other rules); the document states it."""
+    """A password to be set: its length is a rule of app/services/accounts/passwords.py (a weak_password error, in
+    Russian, like its other rules); the document states it."""
     return Text(load_only=True, validate=validate.Length(min=1, max=MAX_PASSWORD_INPUT),
                 metadata={"minLength": MIN_LENGTH, "maxLength": MAX_LENGTH, "example": "Morskoy-briz-2026",
                           "description": f"{MIN_LENGTH} to {MAX_LENGTH} characters, not a common password"},

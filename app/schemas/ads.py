@@ -34,8 +34,9 @@ class VastQuerySchema(Schema):
 
 
 class TrackingQuerySchema(Schema):
-    """The pixel's query, as the house documents write it (app/services/vast.py). Other parameters (the cache-buster,
-    the timestamp) are allowed and dropped; a code or playhead the player did not fill in is kept as unknown."""
+    """The pixel's query, as the house documents write it (app/services/ads/vast.py). Other parameters (the
+    cache-buster, the timestamp) are allowed and dropped; a code or playhead the player did not fill in is kept as
+    unknown."""
 
     event = fields.Str(required=True, validate=validate.OneOf(PIXEL_EVENTS),
                        metadata={"description": "impression, click, error or a linear tracking event",

@@ -1,6 +1,7 @@
 """A content as lists show it (a card): what a catalogue page, a search result or a person's filmography needs to
-draw it and link to it, without its episodes. The services load what it reads with ``app.services.cards.CARD_OPTIONS``,
-so that a page of cards costs a bounded number of queries whatever its size."""
+draw it and link to it, without its episodes. The services load what it reads with
+``app.services.catalogue.cards.CARD_OPTIONS``, so that a page of cards costs a bounded number of queries whatever its
+size."""
 
 from __future__ import annotations
 

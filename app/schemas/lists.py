@@ -1,7 +1,7 @@
 """Categories, the main mart, the filter facets, and what a list of contents is asked with (spec §7).
 
 A list call takes its filters, sort and page in the query string, in the JSON body (POST), or both: the same fields
-in each, none defaulted here (app/services/filters.py merges them, the body winning per field, and fills the
+in each, none defaulted here (app/services/catalogue/filters.py merges them, the body winning per field, and fills the
 defaults). A list in a query string is the parameter repeated: ``genres=drama&genres=comedy``. Unknown names are
 refused (422) in both places."""
 
@@ -17,7 +17,7 @@ from app.schemas.common import Count, Slug
 from app.schemas.paging import DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE
 
 MAX_VALUES = 20  # values of one list filter
-SORTS = ("position", "newest", "year", "rating", "title")  # as app/services/filters.py SORTS
+SORTS = ("position", "newest", "year", "rating", "title")  # as app/services/catalogue/filters.py SORTS
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?")
 
 

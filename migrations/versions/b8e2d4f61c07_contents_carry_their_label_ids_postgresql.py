@@ -15,7 +15,7 @@ down_revision = '7c4f1e9b2a63'
 branch_labels = None
 depends_on = None
 
-# contents' column: (the link table, its label column); app/services/filters.py LABEL_ARRAYS says the same.
+# contents' column: (the link table, its label column); app/services/catalogue/filters.py LABEL_ARRAYS says the same.
 ARRAYS = {
     'genre_ids': ('content_genres', 'genre_id'),
     'country_ids': ('content_countries', 'country_id'),
@@ -42,7 +42,7 @@ TRIGGERS = (('insert', 'INSERT', 'NEW'), ('delete', 'DELETE', 'OLD'), ('update_o
 
 def upgrade():
     if op.get_bind().dialect.name != 'postgresql':
-        return  # SQLite filters through the link tables (app/services/filters.py)
+        return  # SQLite filters through the link tables (app/services/catalogue/filters.py)
     for column, (table, label) in ARRAYS.items():
         op.execute(f"ALTER TABLE contents ADD COLUMN {column} integer[] NOT NULL DEFAULT '{{}}'")
         op.execute(f"UPDATE contents SET {column} = coalesce((SELECT array_agg(l.{label} ORDER BY l.{label}) "  # noqa: S608 (ARRAYS' names)

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from app.admin.access import NO_ACCESS, SESSION_KEY, fingerprint
 from app.extensions import db
 from app.models import Account, Role
-from app.services.accounts import INVALID_CREDENTIALS
+from app.services.accounts.accounts import INVALID_CREDENTIALS
 from tests.admin.conftest import EMAILS
 from tests.admin.helpers import csrf_of, flashes, page, post_form, sign_in
 from tests.api.accounts_helpers import block, make_account
@@ -158,7 +158,7 @@ def test_a_session_ends_when_the_account_changes(app: Flask, accounts: dict[Role
         elif change == "viewer":
             account.role = Role.VIEWER
         else:
-            from app.services.accounts import change_password
+            from app.services.accounts.accounts import change_password
 
             change_password(account.id, "a long enough passphrase", "another long passphrase")
         db.session.commit()

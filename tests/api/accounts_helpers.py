@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from app.extensions import db
 from app.models import Role
-from app.services.accounts import create_account, set_blocked
+from app.services.accounts.accounts import create_account, set_blocked
 
 PASSWORD = "a long enough passphrase"
 

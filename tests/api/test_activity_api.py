@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.models import Episode, WatchProgress
-from app.services.progress import completed_episode_ids
+from app.services.activity.progress import completed_episode_ids
 from tests.api.accounts_helpers import bearer, block, make_account, sign_in
 from tests.api.test_catalogue_api import assert_error
 from tests.conftest import signed_identity

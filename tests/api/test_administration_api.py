@@ -31,7 +31,7 @@ def callers(app):
         make_account(app, email, role)
         headers[name] = bearer(sign_in(app.test_client(), email))
     with app.app_context():
-        from app.services.accounts import find_account
+        from app.services.accounts.accounts import find_account
         blocked_id = find_account("blocked-admin@example.com").id
     block(app, blocked_id)
     return headers

@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from app.services import accounts
+from app.services.accounts import accounts
 from tests.api.accounts_helpers import make_account
 from tests.api.test_catalogue_api import assert_error
 

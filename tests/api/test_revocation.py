@@ -14,7 +14,7 @@ from flask import Flask
 from app import create_app
 from app.extensions import db
 from app.models import Role
-from app.services.revocations import RedisRevocations
+from app.services.accounts.revocations import RedisRevocations
 from tests.api.accounts_helpers import bearer, make_account, sign_in
 from tests.api.test_catalogue_api import assert_error
 

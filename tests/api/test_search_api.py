@@ -1,5 +1,5 @@
-"""Search (spec §7 POST /v2/contents/search; app/services/search.py): morphology, typos, transliteration, the Latin
-original title, ё as е, ranking; and the same top five on SQLite and on PostgreSQL for a fixed set of 30 Russian
+"""Search (spec §7 POST /v2/contents/search; app/services/search/query.py): morphology, typos, transliteration, the
+Latin original title, ё as е, ranking; and the same top five on SQLite and on PostgreSQL for a fixed set of 30 Russian
 queries over a fixed catalogue (the demo's five titles and 2,000 synthetic ones of seed 1): the answers are kept in
 tests/api/data/search_golden.json, written from one database and checked on the other (`make test` runs SQLite, CI
 PostgreSQL). SEARCH_GOLDEN=write rewrites it."""
@@ -16,7 +16,7 @@ from app.caching import invalidate_catalogue
 from app.demo.synthetic import generate
 from app.extensions import db
 from app.models import Content
-from app.services.search_index import reindex
+from app.services.search.index import reindex
 from tests.api.test_catalogue_api import assert_error
 
 GOLDEN = Path(__file__).parent / "data" / "search_golden.json"

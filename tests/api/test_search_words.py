@@ -1,4 +1,4 @@
-"""The word list that typo correction draws on (app/services/search_index.py): a reindex of a few contents (an admin's
+"""The word list that typo correction draws on (app/services/search/index.py): a reindex of a few contents (an admin's
 save) moves their words' counts instead of rewriting the list, and ends where a full rewrite would."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from sqlalchemy import event, select
 from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import Content, SearchWord
-from app.services.search_index import reindex
+from app.services.search.index import reindex
 
 
 def word_list() -> dict[str, tuple[str, str, int]]:

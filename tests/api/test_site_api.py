@@ -199,7 +199,7 @@ def test_only_slides_active_now_show(app, client, demo_catalogue):
 
 
 def test_the_periods_edges_start_included_end_excluded(app, demo_catalogue):
-    from app.services.site import promo_slides
+    from app.services.catalogue.site import promo_slides
 
     start = datetime(2030, 1, 1, tzinfo=UTC)
     end = start + timedelta(days=7)

@@ -1,5 +1,5 @@
 """robots.txt, the sitemap index and files (sitemaps.org with Google's video extension), and their generation
-(app/services/sitemaps.py, app/api/seo.py).
+(app/services/seo/sitemaps.py, app/api/seo.py).
 
 The files are validated against the published schemas, vendored in tests/data/xsd (README there). Demo catalogue
 (app/demo/catalogue.py): 1 a film (1860 s, age 12), 2 a series of 2 × 3 episodes (ids 2-7), 3 a film blocked in
@@ -26,7 +26,7 @@ from app.database import batch_statements
 from app.extensions import db
 from app.models import AvailabilityRule, Content, ContentType, Episode, Role, RuleKind, Season
 from app.models.sitemaps import SitemapFile, SitemapState
-from app.services import sitemap_entries, sitemaps
+from app.services.seo import sitemap_entries, sitemaps
 from tests.api.accounts_helpers import bearer, make_account, sign_in
 from tests.api.queries import statements
 from tests.api.test_catalogue_api import assert_error

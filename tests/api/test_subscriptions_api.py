@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from app.services.subscriptions import signature
+from app.services.accounts.subscriptions import signature
 from tests.api.accounts_helpers import bearer, make_account, sign_in
 from tests.api.test_catalogue_api import assert_error
 

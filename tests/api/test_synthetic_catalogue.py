@@ -13,7 +13,7 @@ from app.demo.words import ADJECTIVES, CATEGORIES, GENRES, NOUNS, WHERE, feminin
 from app.extensions import db
 from app.models import Category, Content, ContentPerson, ContentType, Episode, Genre, Season
 from app.models.taxonomy import content_genres
-from app.services.search_text import stem, words
+from app.services.search.text import stem, words
 
 
 def test_the_command_adds_films_and_series_with_their_labels(app, demo_catalogue):

@@ -1,9 +1,9 @@
 """Accounts API benchmark (issue 18, ``make bench-auth``): what signing in costs against what the service's other
 requests cost, on the server as production runs it.
 
-Why: a sign-in verifies an argon2id hash (app/services/passwords.py: 19 MiB, 2 passes), which is CPU time a worker
-spends on nothing else; a token refresh and an authenticated read only check signatures and a few rows. This puts the
-four side by side with an anonymous catalogue read (a cached one: the baseline), and with the hash alone, timed in
+Why: a sign-in verifies an argon2id hash (app/services/accounts/passwords.py: 19 MiB, 2 passes), which is CPU time a
+worker spends on nothing else; a token refresh and an authenticated read only check signatures and a few rows. This puts
+the four side by side with an anonymous catalogue read (a cached one: the baseline), and with the hash alone, timed in
 this process, which is the CPU a sign-in costs on one core: sign-ins per second per core ≈ 1 / that time.
 
 How: gunicorn with deploy/gunicorn.conf.py (gthread, its threads, timeouts and limits) serving ``wsgi:app`` on a free
@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from app.config import INSTANCE_DIR
-from app.services.passwords import hash_password
+from app.services.accounts.passwords import hash_password
 from tests.bench.serving import (
     FAILURES,
     BenchError,

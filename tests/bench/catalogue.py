@@ -16,8 +16,8 @@ host, so they repeat uncached. ``search-filter`` is a POST, which is never kept.
 X-Session-Context passes the store by only for views marked personal (the embed page); the catalogue's reads are
 shared with every caller whatever the headers. Each uncached figure is then the view, its queries, the JSON, brotli
 and storing the answer. What stays warm, as in a running service: the database's own cache (PostgreSQL's buffers, the
-OS's pages of the SQLite file), the stems of words (app/services/search_text.py, an lru_cache) and SQLite's word list
-for typo correction (app/services/search.py ``_vocabulary``, read once per worker and catalogue generation: in the
+OS's pages of the SQLite file), the stems of words (app/services/search/text.py, an lru_cache) and SQLite's word list
+for typo correction (app/services/search/query.py ``_vocabulary``, read once per worker and catalogue generation: in the
 warm-up). Cached (read-cached, mart-cached): the same address again, answered from the worker's store (in-process; with
 ``--redis``, Redis behind a 5 s copy in the process) without running the view.
 
@@ -83,7 +83,7 @@ POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/bench_catalogue"
 DATABASES = ("sqlite", "postgres")
 KEPT = INSTANCE_DIR / "bench" / "catalogue-db"  # the generated SQLite catalogue, between runs
 # What the generated catalogue is made by: a change to any of these makes it anew.
-GENERATOR = ("app/demo/*.py", "app/services/search_index.py", "app/services/search_text.py")
+GENERATOR = ("app/demo/*.py", "app/services/search/index.py", "app/services/search/text.py")
 DOMAIN = "bench.test"  # PUBLIC_URL's host; r<n>.bench.test: a host no answer was kept for
 BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what Chromium sends: brotli (app/http/compression.py)
 

@@ -12,7 +12,7 @@ import time
 from app import create_app
 from app.database import batch_statements
 from app.extensions import db
-from app.services.search_index import reindex
+from app.services.search.index import reindex
 from tests.bench.catalogue import POSTGRES_URL
 
 

@@ -18,7 +18,7 @@ from app import create_app
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Content, Role
-from app.services.accounts import create_account
+from app.services.accounts.accounts import create_account
 from tests.browser.conftest import serving, watch_errors
 from tests.browser.helpers import open_player
 

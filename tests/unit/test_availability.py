@@ -5,7 +5,7 @@ import pytest
 from app.http.origins import domain_of
 from app.http.viewer import normalise_country
 from app.models.catalogue import RuleKind
-from app.services.availability import Verdict, check_availability
+from app.services.player.availability import Verdict, check_availability
 
 BLOCK_RU = [(RuleKind.BLOCK_COUNTRY, "ru")]
 ONLY_KZ_BY = [(RuleKind.ALLOW_COUNTRY, "kz"), (RuleKind.ALLOW_COUNTRY, "BY")]

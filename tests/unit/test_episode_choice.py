@@ -1,6 +1,6 @@
 """The four-step episode choice (spec §2), each rule and where it falls through."""
 
-from app.services.episodes import EpisodeRef, choose_episode, play_order
+from app.services.player.episodes import EpisodeRef, choose_episode, play_order
 
 # Two seasons of three, deliberately listed out of order.
 S2E1, S2E2, S2E3 = EpisodeRef(21, 1, 2), EpisodeRef(22, 2, 2), EpisodeRef(23, 3, 2)

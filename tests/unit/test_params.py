@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.services.params import (
+from app.services.player.params import (
     InvalidMovieId,
     MissingMovieId,
     PlayerParams,

@@ -1,12 +1,13 @@
-"""app/services/passwords.py: argon2id at OWASP's parameters, rehash on changed parameters, the new-password rules."""
+"""app/services/accounts/passwords.py: argon2id at OWASP's parameters, rehash on changed parameters, the new-password
+rules."""
 
 import statistics
 import time
 
 from argon2 import PasswordHasher, Type, extract_parameters
 
-from app.services import passwords
-from app.services.passwords import (
+from app.services.accounts import passwords
+from app.services.accounts.passwords import (
     LIKE_EMAIL,
     TOO_COMMON,
     TOO_LONG,

@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 
 from app.extensions import db
 from app.models import WatchProgress
+from app.services.activity.progress import completed_episode_ids, last_watched, record_time, set_completed
 from app.services.errors import NotFound
-from app.services.progress import completed_episode_ids, last_watched, record_time, set_completed
 
 ANN, BOB = "fp:ann-device", "user:bob"
 

@@ -20,9 +20,9 @@ from sqlalchemy.exc import IntegrityError
 
 from app.extensions import db
 from app.models import Account, AccountCode, CodePurpose, Role
+from app.services.accounts.passwords import hash_password, password_problem, verify_password
+from app.services.accounts.sessions import Revocations, revoke_account_sessions
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, Unauthenticated
-from app.services.passwords import hash_password, password_problem, verify_password
-from app.services.sessions import Revocations, revoke_account_sessions
 
 INVALID_CREDENTIALS = "Неверный адрес почты или пароль"
 NOT_CONFIRMED = "Адрес почты не подтверждён: введите код из письма"

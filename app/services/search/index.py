@@ -14,7 +14,7 @@ from sqlalchemy import delete, insert, select, text, update
 from app.extensions import db
 from app.models import Content, ContentPerson, Person, SearchDocument, SearchWord
 from app.models.search import SEARCH_FIELDS
-from app.services.search_text import latin, plain, stem, stems, words
+from app.services.search.text import latin, plain, stem, stems, words
 
 BATCH = 5000
 MAX_WORD = 64

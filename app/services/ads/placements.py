@@ -10,7 +10,7 @@ from sqlalchemy import or_, select
 
 from app.extensions import db
 from app.models import AdCreative, AdPlacement, AdPosition, AdTrackingHit, Content
-from app.services import vast
+from app.services.ads import vast
 from app.services.errors import NotFound
 
 ERROR_CODE = re.compile(r"[1-9]\d{2}")  # VAST error codes: 100-901

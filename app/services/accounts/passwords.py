@@ -15,7 +15,7 @@ from app.models.accounts import PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH
 # OWASP Password Storage Cheat Sheet, argon2id: 19 MiB of memory, 2 iterations, 1 degree of parallelism
 HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1, hash_len=32, salt_len=16, type=Type.ID)
 MIN_LENGTH, MAX_LENGTH = PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH
-COMMON_PASSWORDS = Path(__file__).resolve().parent.parent / "data" / "common-passwords.txt.gz"
+COMMON_PASSWORDS = Path(__file__).resolve().parents[2] / "data" / "common-passwords.txt.gz"
 
 TOO_SHORT = f"Пароль должен быть не короче {MIN_LENGTH} символов"
 TOO_LONG = f"Пароль должен быть не длиннее {MAX_LENGTH} символов"

@@ -2,7 +2,7 @@
 the Latin original title, ё as е; the same answers from PostgreSQL (full-text search with the russian configuration,
 pg_trgm for typos) and from the embedded SQLite (FTS5 over the same stems, computed in Python).
 
-1. The query's words (app/services/search_text.py). A word of 4 letters or more whose stem no indexed word has is a
+1. The query's words (app/services/search/text.py). A word of 4 letters or more whose stem no indexed word has is a
    typo: it becomes the nearest indexed word (Levenshtein distance over the transliterations, at most 1, or 2 from 7
    letters; ties go to the word more titles have, then the alphabet). PostgreSQL proposes candidates from its
    trigram index, SQLite from the word list in memory; the choice is made here, alike.
@@ -26,10 +26,10 @@ from sqlalchemy import ColumnElement, Integer, Select, case, column, exists, fun
 
 from app.extensions import db
 from app.models import Content, SearchDocument, SearchWord
-from app.services.cards import cards_by_id
-from app.services.filters import ListRequest, Query, filtered
-from app.services.paging import Page
-from app.services.search_text import latin, stem, words
+from app.services.catalogue.cards import cards_by_id
+from app.services.catalogue.filters import ListRequest, Query, filtered
+from app.services.catalogue.paging import Page
+from app.services.search.text import latin, stem, words
 
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
 CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "description": "russian"}  # as migrated
@@ -72,7 +72,7 @@ def search(query: str, request: ListRequest, generation: int = 0) -> SearchResul
 def _narrowed(query: Query, request: ListRequest) -> Query:
     """``query`` of documents, to those whose content passes ``request``'s filters: asked of each match (an EXISTS on
     the content's row and labels), so that a filter costs a look per match, never a pass over the catalogue. The
-    documents are the published contents' (app/services/search_index.py): without filters, contents is not read."""
+    documents are the published contents' (app/services/search/index.py): without filters, contents is not read."""
     if not request.narrows:
         return query
     content = filtered(select(literal(1)).select_from(Content).where(Content.id == SearchDocument.content_id), request)

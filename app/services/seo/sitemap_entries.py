@@ -1,4 +1,4 @@
-"""What goes in the sitemaps (app/services/sitemaps.py writes and stores them): the <url> entries with their
+"""What goes in the sitemaps (app/services/seo/sitemaps.py writes and stores them): the <url> entries with their
 <video:video> elements, read from the catalogue in keyset batches, and the configuration they are made for.
 
 What is listed: one <url> per playable episode (one with a master file) of each published content, in play order
@@ -98,7 +98,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Licence:
-    """What a content's availability rules (app/services/availability.py) mean to a crawler."""
+    """What a content's availability rules (app/services/player/availability.py) mean to a crawler."""
 
     listed: bool  # False: an allow-domain rule (no crawler embeds it on a licensed site), or it plays nowhere
     restriction: Restriction | None  # None: it plays in every country
@@ -250,7 +250,7 @@ def entries(session: AnySession, config: SitemapConfig, batch: int = BATCH) -> I
                    Episode.duration, Episode.poster_path, Episode.master_file_path, Season.order.label("season"))
             .outerjoin(Season, Season.id == Episode.season_id)
             .where(Episode.content_id.between(first, last))
-            # app/services/episodes.py play_order: outside seasons first, then season, episode, id
+            # app/services/player/episodes.py play_order: outside seasons first, then season, episode, id
             .order_by(Episode.content_id, case((Season.order.is_(None), 0), else_=1), Season.order, Episode.order,
                       Episode.id)
         ):

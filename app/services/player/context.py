@@ -9,9 +9,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from app.models import RuleKind
-from app.services.availability import Verdict, check_availability
-from app.services.episodes import EpisodeRef, choose_episode
-from app.services.params import PlayerParams
+from app.services.player.availability import Verdict, check_availability
+from app.services.player.episodes import EpisodeRef, choose_episode
+from app.services.player.params import PlayerParams
 
 Rule = tuple[RuleKind | str, str]
 

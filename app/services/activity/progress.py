@@ -17,7 +17,7 @@ from app import texts
 from app.extensions import db
 from app.models import Content, Episode, WatchProgress
 from app.models.ids import storable_id
-from app.services.catalogue import content_not_found
+from app.services.catalogue.contents import content_not_found
 from app.services.errors import Invalid, NotFound
 
 _INSERTS: dict[str, Callable[..., Any]] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}

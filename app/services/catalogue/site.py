@@ -12,7 +12,7 @@ from sqlalchemy.orm import joinedload
 
 from app.extensions import db
 from app.models import Content, MenuItem, PromoSlide, Redirect
-from app.services.cards import CARD_OPTIONS
+from app.services.catalogue.cards import CARD_OPTIONS
 
 MAIN_PATH = "/"  # the redirect from here is the site's main redirect (the home page moved)
 MAX_SLIDES = 100  # a slider of more is an editor's slip, not a slider: the first ones by position are shown

@@ -8,7 +8,7 @@ the contents, their episodes, their availability rules), each <url> serialized b
 holds one batch and one compressed file. A file is full at ``max_urls`` entries or at the next entry that would take
 it past ``max_bytes`` uncompressed (the protocol's 50,000 and 50 MiB by default).
 
-What goes in the files (the <url> entries, their videos, what is left out) is app/services/sitemap_entries.py.
+What goes in the files (the <url> entries, their videos, what is left out) is app/services/seo/sitemap_entries.py.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from sqlalchemy.engine import CursorResult
 
 from app.models.sitemaps import STATE_ID, SitemapFile, SitemapState
 from app.services.errors import Conflict
-from app.services.sitemap_entries import BATCH, AnySession, Entry, SitemapConfig, Video, entries, w3c_datetime
+from app.services.seo.sitemap_entries import BATCH, AnySession, Entry, SitemapConfig, Video, entries, w3c_datetime
 
 log = logging.getLogger(__name__)
 

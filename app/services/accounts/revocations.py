@@ -17,12 +17,12 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from app.database import Breaker
-from app.services.sessions import session_revoked
+from app.services.accounts.sessions import session_revoked
 
 
 class DatabaseRevocations:
     def add(self, session_ids: Iterable[str]) -> None:
-        """Nothing more to do: the database holds it (services/sessions.py wrote it)."""
+        """Nothing more to do: the database holds it (services/accounts/sessions.py wrote it)."""
 
     def contains(self, session_id: str) -> bool:
         return session_revoked(session_id)

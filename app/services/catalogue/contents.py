@@ -14,11 +14,11 @@ from app.extensions import db
 from app.models import Content, ContentPerson, Episode
 from app.models.ids import storable_id
 from app.models.slugs import is_slug
-from app.services.cards import CARD_OPTIONS, cards_by_id
-from app.services.episodes import EpisodeRef, play_order
+from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
+from app.services.catalogue.paging import Page, paginate
+from app.services.catalogue.types import content_type_by_slug
 from app.services.errors import NotFound
-from app.services.paging import Page, paginate
-from app.services.types import content_type_by_slug
+from app.services.player.episodes import EpisodeRef, play_order
 
 # The relevance of GET /contents/most-relevant (README "API"): see ``relevance``.
 NEUTRAL_RATING = 5.0  # an unrated title counts as the middle of the 10-point scale

@@ -109,7 +109,8 @@ def filtered(query: Query, request: ListRequest) -> Query:
 
 def ordered(query: Select[Any], request: ListRequest, editorial: Any = Content.position) -> Select[Any]:
     """``query`` in ``request``'s sort; ``editorial`` is the column of the position sort (a category's own order for
-    its list). Contents without a year or rating come last either way; app/services/paging.py adds the id last."""
+    its list). Contents without a year or rating come last either way; app/services/catalogue/paging.py adds the id
+    last."""
     descending = request.descending
 
     def direction(column: Any, reverse: bool = False) -> Any:

@@ -28,10 +28,10 @@ from app.models import (
 from app.models.ids import storable_id
 from app.models.slugs import is_slug
 from app.models.taxonomy import content_subtitles
-from app.services.cards import CARD_OPTIONS
-from app.services.catalogue import content_not_found
+from app.services.catalogue.cards import CARD_OPTIONS
+from app.services.catalogue.contents import content_not_found
+from app.services.catalogue.paging import Page, paginate
 from app.services.errors import NotFound
-from app.services.paging import Page, paginate
 
 # ё and е are one letter to a reader: a query with either finds both.
 _SAME_LETTERS = {"е": "еЕёЁ", "ё": "еЕёЁ"}

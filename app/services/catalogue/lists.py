@@ -17,11 +17,11 @@ from app.extensions import db
 from app.models import Category, Content, ContentCategory, ContentType, Country, Genre, VoiceAuthor
 from app.models.catalogue import content_countries
 from app.models.taxonomy import content_genres, content_voice_authors
-from app.services.cards import CARD_OPTIONS, cards_by_id
+from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
+from app.services.catalogue.filters import ListRequest, filtered, ordered
+from app.services.catalogue.paging import Page, paginate, paginate_counting_along
+from app.services.catalogue.types import content_type, type_not_found
 from app.services.errors import NotFound
-from app.services.filters import ListRequest, filtered, ordered
-from app.services.paging import Page, paginate, paginate_counting_along
-from app.services.types import content_type, type_not_found
 
 MART_LIMIT = 12  # leading contents per category on the main mart, unless the caller asks for another number
 MART_PAGE = 100  # categories per statement: SQLite takes at most 500 branches in one UNION
@@ -158,9 +158,9 @@ def list_contents(request: ListRequest) -> Page:
 def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
     """A page of the published contents of the category ``slug`` of type ``type_slug`` (linked to it directly, not
     through its subcategories); the position sort is the category's own editorial order. On PostgreSQL membership is
-    the contents' own ``category_ids`` (app/services/filters.py LABEL_ARRAYS): the category's contents are read by its
-    GIN index, counted along with the page in one statement, and only the position sort reads the links, for their
-    order."""
+    the contents' own ``category_ids`` (app/services/catalogue/filters.py LABEL_ARRAYS): the category's contents are
+    read by its GIN index, counted along with the page in one statement, and only the position sort reads the links, for
+    their order."""
     category_id = _category_id(type_slug, slug)
     if db.engine.dialect.name != "postgresql":
         query = (select(Content).join(ContentCategory, ContentCategory.content_id == Content.id)

@@ -17,7 +17,7 @@ import snowballstemmer
 
 from app.models.slugs import transliterate
 
-STOPWORDS = Path(__file__).resolve().parent.parent / "data" / "stopwords"
+STOPWORDS = Path(__file__).resolve().parents[2] / "data" / "stopwords"
 _WORD = re.compile(r"[0-9a-zа-я]+")
 _CYRILLIC = re.compile(r"[а-я]")
 _local = threading.local()  # snowballstemmer's stemmers keep state between calls: one per thread

@@ -1,0 +1,1 @@
+"""Accounts: sign-up, sign-in, passwords, sessions and their revocation, subscriptions."""

@@ -1,0 +1,1 @@
+"""What viewers do: their progress, what they finished."""

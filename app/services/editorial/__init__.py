@@ -1,0 +1,1 @@
+"""What editors do beyond plain rows: the audit trail, the files they upload or point at."""

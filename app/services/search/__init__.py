@@ -1,0 +1,1 @@
+"""Catalogue search: the query, the index it reads, and the text rules both share."""

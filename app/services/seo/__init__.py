@@ -1,0 +1,1 @@
+"""Sitemaps and robots.txt, generated ahead."""
