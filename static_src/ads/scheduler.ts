@@ -1,14 +1,12 @@
 // When ads play (spec §4): the ad list, a pre-roll before the content, one mid-roll past half of content longer than
-// 1800 s, a new start on a new episode; the ad phase (idle, load, ready, stopped) and the ad history (§3). How an
-// ad plays is the caller's (`playAd`: the ad layer runs an AdUnit to its end); this module never touches the DOM.
+// 1800 s, a new start on a new episode; and the ad history (§3). How an ad plays is the caller's (`playAd`: the ad
+// layer runs an AdUnit to its end); this module never touches the DOM.
 import type { AdHistoryItem, AdType } from '../core/events';
-import { createStore, type Store } from '../core/store';
 import { fetchAdList, type AdList } from './list';
 import { AdError, codeOf, midrollDue, percentPlayed } from './rules';
 import type { AdStatus } from './unit';
 import type { LoadedAd } from './vast';
 
-export type AdPhase = 'idle' | 'load' | 'ready' | 'stopped';
 export type { AdHistoryItem, AdType };
 
 export interface SchedulerOptions {
@@ -24,7 +22,6 @@ export interface SchedulerOptions {
 }
 
 export class AdScheduler {
-  readonly store: Store<{ phase: AdPhase; playing: AdType | null }>;
   readonly history: AdHistoryItem[] = [];
   private list: Promise<AdList> | null = null;
   private controller = new AbortController();
@@ -32,25 +29,18 @@ export class AdScheduler {
   private midrollRunning = false;
 
   constructor(private readonly options: SchedulerOptions) {
-    this.store = createStore({ phase: 'idle' as AdPhase, playing: null as AdType | null });
     if (options.list) this.keep(options.list);
-  }
-
-  get phase(): AdPhase {
-    return this.store.get().phase;
   }
 
   /** The pre-roll: resolves when the content may play (ads done, failed or absent). Never rejects. */
   async preroll(): Promise<void> {
     const signal = this.controller.signal;
-    this.store.set({ phase: 'load' });
     let list: AdList;
     try {
       list = await this.adList(signal);
     } catch (error) {
       if (signal.aborted) return;
       console.warn('ads: the ad list failed, the content plays without ads:', String((error as Error)?.message ?? error));
-      this.store.set({ phase: 'stopped' });
       return;
     }
     await this.run(list.prerollList, 'preroll', signal);
@@ -67,7 +57,7 @@ export class AdScheduler {
     const signal = this.controller.signal;
     return this.adList(signal)
       .then((list) => this.run(list.midrollList, 'midroll', signal))
-      .catch(() => this.store.set({ phase: 'stopped' }))
+      .catch(() => undefined) // a failed list: the content goes on without the mid-roll
       .finally(() => (this.midrollRunning = false));
   }
 
@@ -78,7 +68,6 @@ export class AdScheduler {
     this.list = null;
     this.midrollShown = false;
     this.midrollRunning = false;
-    this.store.set({ phase: 'idle', playing: null });
   }
 
   private adList(signal: AbortSignal): Promise<AdList> {
@@ -101,10 +90,7 @@ export class AdScheduler {
   /** Loads every VAST of a break in parallel (failures dropped), then plays them in list order. */
   private async run(urls: string[], type: AdType, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return; // the entry's list may settle after a new episode reset the break
-    if (urls.length === 0) {
-      this.store.set({ phase: 'stopped' });
-      return;
-    }
+    if (urls.length === 0) return;
     const perc = percentPlayed(this.options.content().currentTime, this.options.content().duration);
     const loads = urls.map((url) =>
       this.options.loadAd(url, signal).catch((error: unknown) => {
@@ -117,7 +103,6 @@ export class AdScheduler {
     };
     for await (const ad of ads()) {
       if (signal.aborted) return;
-      this.store.set({ phase: 'ready', playing: type });
       this.history.push({
         id: ad.ad.id ?? ad.url,
         type,
@@ -128,6 +113,5 @@ export class AdScheduler {
       const status = await this.options.playAd(ad, type, signal).catch(() => 'ERROR' as AdStatus);
       if (signal.aborted || status === 'STOPPED') break; // a stop ends the break; any other end moves on
     }
-    if (!signal.aborted) this.store.set({ phase: 'stopped', playing: null });
   }
 }
