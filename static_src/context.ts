@@ -76,7 +76,3 @@ export function readContext(doc: Document = document): PlayerContext | null {
     return null;
   }
 }
-
-export function currentEpisode(context: PlayerContext): EpisodeData | null {
-  return context.episodes.find((episode) => episode.id === context.episodeId) ?? null;
-}

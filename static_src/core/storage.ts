@@ -12,11 +12,6 @@ function warnOnce(kind: FailureKind, key: string, error?: unknown): void {
   console.warn(`player: storage ${kind} failed (${key}); further ${kind} failures are not logged`, error);
 }
 
-/** Forgets which failures were already logged (for tests). */
-export function resetStorageWarnings(): void {
-  warned.clear();
-}
-
 /** `storage` undefined → the window's, looked up now and safely; null → none. */
 function resolve(storage: Storage | null | undefined, key: string): Storage | null {
   let found: Storage | null = null;

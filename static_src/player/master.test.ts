@@ -1,6 +1,6 @@
 import { ErrorCode } from '../core/errors';
 import { brokenJsonResponse, installFetch, jsonResponse } from '../test/fixtures';
-import { defaultSource, parseMaster, resolveLink, resolvePlayback, type Master } from './master';
+import { defaultSource, loadMaster, parseMaster, resolveLink, type Master } from './master';
 
 const MASTER_URL = 'https://media.example/content/12/master.json';
 
@@ -97,7 +97,7 @@ describe('defaultSource', () => {
   });
 });
 
-describe('resolvePlayback', () => {
+describe('loadMaster', () => {
   const BASE = 'https://player.example/embed/12';
   const fetchMock = jest.fn();
   let restoreFetch: () => void;
@@ -107,7 +107,7 @@ describe('resolvePlayback', () => {
   });
   afterEach(() => restoreFetch());
 
-  it('fetches a master JSON and returns its default source and its subtitles', async () => {
+  it('fetches a master JSON: its sources (the default one marked) and its subtitles, every link absolute', async () => {
     fetchMock.mockResolvedValue(
       jsonResponse({
         sources: [
@@ -118,43 +118,41 @@ describe('resolvePlayback', () => {
       }),
     );
 
-    const playback = await resolvePlayback('/media/12/master.json', BASE);
+    const master = await loadMaster('/media/12/master.json', BASE);
 
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(fetchMock).toHaveBeenCalledWith(
       'https://player.example/media/12/master.json',
       expect.objectContaining({ credentials: 'same-origin' }),
     );
-    expect(playback).toEqual({
-      src: 'https://player.example/hls/b.m3u8',
-      subtitles: [{ label: 'RU', language: 'ru', src: 'https://player.example/subs/ru.vtt' }],
-    });
+    expect(defaultSource(master)?.link).toBe('https://player.example/hls/b.m3u8');
+    expect(master.subtitles).toEqual([{ label: 'RU', language: 'ru', src: 'https://player.example/subs/ru.vtt' }]);
   });
 
   it('resolves the links against the origin of a master on another host', async () => {
     fetchMock.mockResolvedValue(jsonResponse({ sources: [{ link: '/hls/a.m3u8' }] }));
 
-    const playback = await resolvePlayback('https://media.example/deep/dir/master.json', BASE);
+    const master = await loadMaster('https://media.example/deep/dir/master.json', BASE);
 
-    expect(playback.src).toBe('https://media.example/hls/a.m3u8');
+    expect(master.sources[0].link).toBe('https://media.example/hls/a.m3u8');
   });
 
   it('passes the abort signal to fetch', async () => {
     fetchMock.mockResolvedValue(jsonResponse({ sources: [{ link: '/a.m3u8' }] }));
     const controller = new AbortController();
 
-    await resolvePlayback('/m.json', BASE, controller.signal);
+    await loadMaster('/m.json', BASE, controller.signal);
 
     expect(fetchMock.mock.calls[0][1]).toMatchObject({ signal: controller.signal });
   });
 
-  it('returns a non-JSON path as the playback address without fetching', async () => {
-    await expect(resolvePlayback('https://cdn.example/hls/index.m3u8', BASE)).resolves.toEqual({
-      src: 'https://cdn.example/hls/index.m3u8',
+  it('takes a non-JSON path as the one source, without fetching', async () => {
+    await expect(loadMaster('https://cdn.example/hls/index.m3u8', BASE)).resolves.toEqual({
+      sources: [{ label: '', link: 'https://cdn.example/hls/index.m3u8', isDefault: true }],
       subtitles: [],
     });
-    await expect(resolvePlayback('/hls/index.m3u8', BASE)).resolves.toEqual({
-      src: 'https://player.example/hls/index.m3u8',
+    await expect(loadMaster('/hls/index.m3u8', BASE)).resolves.toEqual({
+      sources: [{ label: '', link: 'https://player.example/hls/index.m3u8', isDefault: true }],
       subtitles: [],
     });
     expect(fetchMock).not.toHaveBeenCalled();
@@ -163,7 +161,7 @@ describe('resolvePlayback', () => {
   it('rejects an HTTP error with MASTER_LOAD_FAILED and the absolute master address', async () => {
     fetchMock.mockResolvedValue(jsonResponse({ sources: [{ link: '/a.m3u8' }] }, 404));
 
-    await expect(resolvePlayback('/media/12/master.json', BASE)).rejects.toMatchObject({
+    await expect(loadMaster('/media/12/master.json', BASE)).rejects.toMatchObject({
       category: 'network',
       code: ErrorCode.MASTER_LOAD_FAILED,
       fatal: true,
@@ -176,7 +174,7 @@ describe('resolvePlayback', () => {
   it('rejects a body that is not JSON with MASTER_LOAD_FAILED', async () => {
     fetchMock.mockResolvedValue(brokenJsonResponse());
 
-    await expect(resolvePlayback('/media/12/master.json', BASE)).rejects.toMatchObject({
+    await expect(loadMaster('/media/12/master.json', BASE)).rejects.toMatchObject({
       code: ErrorCode.MASTER_LOAD_FAILED,
       address: 'https://player.example/media/12/master.json',
     });
@@ -185,7 +183,7 @@ describe('resolvePlayback', () => {
   it('rejects a network failure with MASTER_LOAD_FAILED', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
 
-    await expect(resolvePlayback('/media/12/master.json', BASE)).rejects.toMatchObject({
+    await expect(loadMaster('/media/12/master.json', BASE)).rejects.toMatchObject({
       code: ErrorCode.MASTER_LOAD_FAILED,
       address: 'https://player.example/media/12/master.json',
     });
@@ -199,13 +197,13 @@ describe('resolvePlayback', () => {
       return Promise.reject(abort);
     });
 
-    await expect(resolvePlayback('/m.json', BASE, controller.signal)).rejects.toBe(abort);
+    await expect(loadMaster('/m.json', BASE, controller.signal)).rejects.toBe(abort);
   });
 
   it('rejects with NO_SOURCE when the master lists no usable source', async () => {
     fetchMock.mockResolvedValue(jsonResponse({ sources: [{ label: 'broken' }], subtitles: [] }));
 
-    await expect(resolvePlayback('/media/12/master.json', BASE)).rejects.toMatchObject({
+    await expect(loadMaster('/media/12/master.json', BASE)).rejects.toMatchObject({
       category: 'content',
       code: ErrorCode.NO_SOURCE,
       address: 'https://player.example/media/12/master.json',

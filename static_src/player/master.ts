@@ -18,12 +18,6 @@ export interface Master {
   subtitles: MasterSubtitle[];
 }
 
-/** Where playback starts: the HLS address, and the subtitles that go with it. */
-export interface Playback {
-  src: string;
-  subtitles: MasterSubtitle[];
-}
-
 const HTTP = /^https?:\/\//i;
 
 /** Relative links are prefixed with the origin of the master file's address unless they start with http. */
@@ -80,10 +74,4 @@ export async function loadMaster(path: string, base: string, signal?: AbortSigna
   const master = parseMaster(json, address);
   if (!defaultSource(master)) throw playerError('content', ErrorCode.NO_SOURCE, 'master JSON has no source', { address });
   return master;
-}
-
-/** The episode's m3u8MasterFilePath to a playable address: through the master JSON when it is one. */
-export async function resolvePlayback(path: string, base: string, signal?: AbortSignal): Promise<Playback> {
-  const master = await loadMaster(path, base, signal);
-  return { src: (defaultSource(master) as MasterSource).link, subtitles: master.subtitles };
 }

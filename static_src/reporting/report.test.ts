@@ -41,16 +41,22 @@ describe('ReportQueue', () => {
     queue.connect(sink);
     queue.add(report(3));
     expect(sink.mock.calls.map(([r]) => r.errorId)).toEqual(['1', '2', '3']);
-    expect(queue.size).toBe(0);
   });
 
   it('drops what exceeds its size, and everything once closed', () => {
-    const queue = new ReportQueue(2);
-    [1, 2, 3].forEach((n) => queue.add(report(n)));
-    expect(queue.size).toBe(2);
-    queue.close();
-    queue.add(report(4));
-    expect(queue.size).toBe(0);
+    const full = new ReportQueue(2);
+    [1, 2, 3].forEach((n) => full.add(report(n)));
+    const kept = jest.fn();
+    full.connect(kept);
+    expect(kept.mock.calls.map(([r]) => r.errorId)).toEqual(['1', '2']);
+
+    const closed = new ReportQueue(2);
+    closed.add(report(1));
+    closed.close();
+    closed.add(report(2));
+    const none = jest.fn();
+    closed.connect(none);
+    expect(none).not.toHaveBeenCalled();
   });
 });
 

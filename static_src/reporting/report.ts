@@ -34,10 +34,6 @@ export class ReportQueue {
 
   constructor(private readonly max: number = DEFAULTS.reportQueueMax) {}
 
-  get size(): number {
-    return this.queue.length;
-  }
-
   add(report: Report): void {
     if (this.sink) deliver(this.sink, report);
     else if (!this.closed && this.queue.length < this.max) this.queue.push(report);

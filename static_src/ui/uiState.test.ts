@@ -1,5 +1,4 @@
 import { DEFAULTS } from '../core/defaults';
-import { resetStorageWarnings } from '../core/storage';
 import { UiController } from './uiState';
 
 describe('UiController', () => {
@@ -47,11 +46,12 @@ describe('UiController', () => {
     expect(new UiController().store.get().captionStyle).toEqual({ size: 1.5, color: 'white', background: 'semi' });
   });
 
-  it('ignores a stored caption style that is not one it offers', () => {
+  it('ignores a stored caption style that is not one it offers', async () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    resetStorageWarnings();
+    jest.resetModules(); // a fresh page: core/storage has logged no failure yet
+    const fresh = await import('./uiState');
     localStorage.setItem('player-caption-style', JSON.stringify({ size: 9, color: 'red', background: 'semi' }));
-    expect(new UiController().store.get().captionStyle).toEqual({ size: 1, color: 'white', background: 'semi' });
+    expect(new fresh.UiController().store.get().captionStyle).toEqual({ size: 1, color: 'white', background: 'semi' });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('storage invalid failed (player-caption-style)'), undefined);
     warn.mockRestore();
   });
