@@ -1,11 +1,9 @@
 import type { MessageKey } from './ru';
 
 export const en: Record<MessageKey, string> = {
-  player: 'Video player',
   start: 'Play',
   loading: 'Loading',
   seasonEpisode: 'Season {season}, episode {episode}. {title}',
-  missingMovieId: 'movie_id is missing from the request',
   loadError: 'Failed to load: {address}',
   notAvailable: 'Content is not available',
   blocked: 'Sorry, this content is not available in your country. If you use a VPN, turn it off or change the country.',
@@ -25,7 +23,6 @@ export const en: Record<MessageKey, string> = {
   live: 'LIVE',
   goLive: 'Go to live',
   settings: 'Settings',
-  back: 'Back',
   close: 'Close',
   quality: 'Quality',
   auto: 'Auto',
@@ -52,7 +49,6 @@ export const en: Record<MessageKey, string> = {
   seasonN: 'Season {n}',
   episodeN: 'Episode {n}',
   episodeTitle: '{n}. {title}',
-  current: 'now',
   share: 'Share',
   shareLink: 'Link to the video',
   shareWithTime: 'Start at {time}',
