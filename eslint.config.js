@@ -40,14 +40,18 @@ export default defineConfig(
     },
   },
   {
-    // Components read the stores and send intents to the controller: no media element, engine or platform call
+    // Components read the stores and send the intents of player/intents.ts (PlayerIntents): no controller class, no
+    // media element, engine or platform call
     files: ['static_src/ui/**/*.{ts,tsx}'],
     ignores: ['static_src/ui/**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{
-          group: ['../player/engine', '../player/platform', '../player/captions', '../player/gain', '../ads/*'],
-          message: "the interface sends intents to the controller (player/controller.ts); it never works the media",
+          group: [
+            '**/player/controller', '**/player/trackController', '**/player/platformController', '**/player/engine',
+            '**/player/captions', '**/player/gain', '**/ads/*',
+          ],
+          message: 'the interface sends the intents of player/intents.ts (PlayerIntents); it never works the media',
         }],
       }],
     },

@@ -4,7 +4,8 @@
 import type { PlayerContext } from '../context';
 import { DEFAULTS } from '../core/defaults';
 import { Disposer } from '../core/dispose';
-import type { Hold, PlayerController } from '../player/controller';
+import type { PlayerController } from '../player/controller';
+import type { Hold } from '../player/hold';
 import { applyStyles } from '../shell/styles';
 import { emitAdEvents } from './events';
 import { AdLayer } from './layer';
@@ -35,7 +36,7 @@ export function startAds(
     muted: () => controller.store.get().muted,
     volume: () => controller.store.get().volume,
     mediaTimeoutMs: DEFAULTS.adMediaTimeoutMs,
-    restoreMediaSession: () => controller.restoreMediaSession(),
+    restoreMediaSession: () => controller.platform.restoreMediaSession(),
     onPlaybackRequest: (listener) => controller.events.on('playbackRequested', listener), // embed/bridge, keys
     onAdState: (state) => controller.setAd(state),
   });

@@ -6,7 +6,7 @@ import { Emitter, type PlayerEvents } from '../core/events';
 import { t } from '../i18n';
 import { setIcon, svgIcon } from '../ui/iconPaths';
 import { isHttpUrl, shouldPlay } from './rules';
-import type { AdState } from '../player/controller';
+import type { AdState } from '../player/state';
 import type { AdType } from './scheduler';
 import { MRC_VIDEO, ViewabilityMeter } from './viewability';
 import { AdUnit, isTerminal, type AdStatus } from './unit';

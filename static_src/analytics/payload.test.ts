@@ -1,5 +1,5 @@
 import { playerError, ErrorCode } from '../core/errors';
-import { initialState, type PlayerState } from '../player/controller';
+import { initialState, type PlayerState } from '../player/state';
 import { makeContent, makeContext, makeEpisode } from '../test/fixtures';
 import {
   adFields,

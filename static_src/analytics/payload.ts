@@ -4,7 +4,7 @@ import type { AdHistoryItem } from '../ads/scheduler';
 import type { ContentData, EpisodeData, PlayerContext } from '../context';
 import { DEFAULTS } from '../core/defaults';
 import type { PlayerError } from '../core/errors';
-import type { PlayerState } from '../player/controller';
+import type { PlayerState } from '../player/state';
 import { networkType, type DeviceType } from './classify';
 
 export type Value = string | number | null;

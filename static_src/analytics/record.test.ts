@@ -1,7 +1,8 @@
 import { DEFAULTS } from '../core/defaults';
 import { Emitter, type PlayerEvents } from '../core/events';
 import { createStore } from '../core/store';
-import { initialState, type PlayerController } from '../player/controller';
+import type { PlayerController } from '../player/controller';
+import { initialState } from '../player/state';
 import { makeContext } from '../test/fixtures';
 import { recordAnalytics, RECORDED, type AnalyticsEvent } from './record';
 

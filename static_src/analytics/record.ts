@@ -12,7 +12,8 @@ import { DEFAULTS } from '../core/defaults';
 import { Disposer } from '../core/dispose';
 import { whenIdle } from '../core/timing';
 import type { PlayerEvents } from '../core/events';
-import type { PlayerController, PlayerState } from '../player/controller';
+import type { PlayerController } from '../player/controller';
+import type { PlayerState } from '../player/state';
 
 export const RECORDED = [
   'phaseChanged',

@@ -1,6 +1,6 @@
 import type { PlayerEvents } from '../core/events';
 import { ErrorCode, playerError } from '../core/errors';
-import { initialState, type PlayerState } from '../player/controller';
+import { initialState, type PlayerState } from '../player/state';
 import { makeContext, makeEpisode } from '../test/fixtures';
 import type { Payload } from './payload';
 import type { AnalyticsEvent, RecordedType } from './record';

@@ -3,7 +3,8 @@
 // plus the event's own. Progress and played time are per episode.
 import type { EpisodeData, PlayerContext } from '../context';
 import { DEFAULTS } from '../core/defaults';
-import type { PlayerController, PlayerState } from '../player/controller';
+import type { PlayerController } from '../player/controller';
+import type { PlayerState } from '../player/state';
 import { bandwidthKBps, deviceType, downlinkMbps, type DeviceType } from './classify';
 import { Milestones, PlayClock } from './clock';
 import {

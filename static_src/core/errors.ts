@@ -31,6 +31,12 @@ export function playerError(
   return { category, code, message, fatal: extra.fatal ?? true, address: extra.address, id: newErrorId() };
 }
 
+/** What a failed load threw, as a player error: ours as they are, anything else as MEDIA_FATAL. */
+export function asPlayerError(value: unknown): PlayerError {
+  const ours = typeof value === 'object' && value !== null && 'code' in value && 'category' in value;
+  return ours ? (value as PlayerError) : playerError('other', ErrorCode.MEDIA_FATAL, String(value));
+}
+
 export function newErrorId(): string {
   const bytes = new Uint8Array(8);
   crypto.getRandomValues(bytes);

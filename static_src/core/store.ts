@@ -6,6 +6,9 @@ export interface Store<T> {
   subscribe(listener: () => void): () => void;
 }
 
+/** A store as its readers see it (the interface reads the player's state; only the controller writes it). */
+export type ReadableStore<T> = Pick<Store<T>, 'get' | 'subscribe'>;
+
 export function createStore<T extends object>(initial: T): Store<T> {
   let state = initial;
   const listeners = new Set<() => void>();

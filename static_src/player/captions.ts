@@ -1,6 +1,6 @@
 // The chosen subtitle track (spec §7: a <track> per subtitle of the master JSON) shown as text: the browser loads and
-// times its cues ('hidden'), ui/Captions draws them from the controller's state (never as HTML). Every other track is
-// off. The controller owns the subscription: the interface never touches the media element.
+// times its cues ('hidden'), ui/Overlays' Captions draws them from the player's state (never as HTML). Every other
+// track is off. player/trackController owns the subscription: the interface never touches the media element.
 
 export const NO_CUES: readonly string[] = []; // one empty list, so that a store holding it sees no change when it comes again
 

@@ -24,7 +24,7 @@ afterEach(() => {
 
 async function started(engine: Partial<Engine> = {}) {
   attachSourceMock.mockResolvedValue({
-    kind: 'hls.js', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), setBufferAhead: jest.fn(), ...engine,
+    dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), setBufferAhead: jest.fn(), ...engine,
   });
   const controller = new PlayerController(makeContext(), 'https://player.example/');
   const video = document.createElement('video');
@@ -68,11 +68,18 @@ describe('the controller for analytics', () => {
   it("emits the viewer's quality choice with its label, and fullscreen both ways", async () => {
     const { controller, seen, options } = await started();
     options.onLevels([{ index: 0, height: 240, bitrate: 4e5 }, { index: 1, height: 480, bitrate: 1.2e6 }]);
-    controller.setLevel(1);
-    controller.setLevel(-1);
-    controller.setFullscreen(true, false);
-    controller.setFullscreen(true, false);
-    controller.setFullscreen(false);
+    controller.tracks.setLevel(1);
+    controller.tracks.setLevel(-1);
+    const container = document.createElement('div');
+    const stop = controller.platform.watch(container);
+    const fullscreenOf = (element: Element | null) => {
+      Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => element });
+      document.dispatchEvent(new Event('fullscreenchange'));
+    };
+    fullscreenOf(container);
+    fullscreenOf(container); // no change: said once
+    fullscreenOf(null);
+    stop();
     expect(seen).toEqual([
       ['qualityChanged', { level: 1, label: '480p' }],
       ['qualityChanged', { level: -1, label: 'Auto' }],

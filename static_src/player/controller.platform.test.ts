@@ -43,7 +43,7 @@ let restoreFetch: () => void;
 
 beforeEach(() => {
   restoreFetch = installFetch(jest.fn().mockResolvedValue(jsonResponse(MASTER)));
-  jest.mocked(attachSource).mockResolvedValue({ kind: 'native', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), setBufferAhead: jest.fn() });
+  jest.mocked(attachSource).mockResolvedValue({ dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), setBufferAhead: jest.fn() });
 });
 
 afterEach(() => {
@@ -66,7 +66,7 @@ describe('subtitles', () => {
     const { controller, tracks } = await playing();
     expect(tracks.map((track) => track.mode)).toEqual(['disabled', 'disabled']);
 
-    controller.setSubtitle(1);
+    controller.tracks.setSubtitle(1);
     expect(tracks.map((track) => track.mode)).toEqual(['disabled', 'hidden']);
     tracks[1].activeCues = [{ text: 'Hello,\n<i>world</i>' }];
     tracks[1].dispatchEvent(new Event('cuechange'));
@@ -76,7 +76,7 @@ describe('subtitles', () => {
     tracks[0].dispatchEvent(new Event('cuechange'));
     expect(controller.store.get().cues).toEqual(['Hello,', 'world']); // an unchosen track says nothing
 
-    controller.setSubtitle(-1);
+    controller.tracks.setSubtitle(-1);
     expect(tracks.map((track) => track.mode)).toEqual(['disabled', 'disabled']);
     expect(controller.store.get().cues).toEqual([]);
     tracks[1].dispatchEvent(new Event('cuechange'));
@@ -85,7 +85,7 @@ describe('subtitles', () => {
 
   it('clears the cues when playback stops', async () => {
     const { controller, tracks } = await playing();
-    controller.setSubtitle(0);
+    controller.tracks.setSubtitle(0);
     tracks[0].activeCues = [{ text: 'Привет' }];
     tracks[0].dispatchEvent(new Event('cuechange'));
     controller.reset();
@@ -93,11 +93,11 @@ describe('subtitles', () => {
   });
 });
 
-describe('watchPlatform', () => {
+describe('platform.watch', () => {
   it('follows fullscreen of its container, and stops when undone', async () => {
     const { controller } = await playing();
     const container = document.body.appendChild(document.createElement('div'));
-    const stop = controller.watchPlatform(container);
+    const stop = controller.platform.watch(container);
     Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => container });
     document.dispatchEvent(new Event('fullscreenchange'));
     expect(controller.store.get().fullscreen).toBe(true);
@@ -114,13 +114,25 @@ describe('watchPlatform', () => {
     Object.defineProperty(document, 'pictureInPictureEnabled', { configurable: true, value: true });
     (globalThis as { MediaMetadata?: unknown }).MediaMetadata = class { constructor(readonly init: unknown) {} };
     const { controller } = await playing();
-    const stop = controller.watchPlatform(document.createElement('div'));
+    const stop = controller.platform.watch(document.createElement('div'));
     expect(controller.store.get().canPip).toBe(true);
     expect(handlers.get('pause')).toEqual(expect.any(Function));
     stop();
     expect(handlers.get('pause')).toBeNull();
     delete (navigator as { mediaSession?: unknown }).mediaSession;
     delete (document as { pictureInPictureEnabled?: unknown }).pictureInPictureEnabled;
+  });
+
+  it("is undone with the controller: nothing it listened to is heard after dispose(), which is safe twice", async () => {
+    const { controller } = await playing();
+    const container = document.body.appendChild(document.createElement('div'));
+    controller.platform.watch(container);
+    controller.dispose();
+    controller.dispose();
+    Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => container });
+    document.dispatchEvent(new Event('fullscreenchange'));
+    expect(controller.store.get().fullscreen).toBe(false);
+    Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => null });
   });
 
   it('keeps what the browser offers across a new episode', async () => {
@@ -139,8 +151,8 @@ describe('fullscreen, picture-in-picture, Cast', () => {
     const told: string[] = [];
     controller.events.on('enterFullScreen', () => told.push('enter'));
     controller.events.on('exitFullScreen', () => told.push('exit'));
-    controller.toggleFullscreen();
-    controller.toggleFullscreen();
+    controller.platform.toggleFullscreen();
+    controller.platform.toggleFullscreen();
     expect(told).toEqual(['enter', 'exit']);
   });
 
@@ -150,13 +162,13 @@ describe('fullscreen, picture-in-picture, Cast', () => {
     const request = jest.fn().mockResolvedValue(undefined);
     container.requestFullscreen = request;
     Object.defineProperty(document, 'fullscreenEnabled', { configurable: true, value: true });
-    controller.watchPlatform(container);
-    controller.toggleFullscreen();
+    controller.platform.watch(container);
+    controller.platform.toggleFullscreen();
     expect(request).toHaveBeenCalledTimes(1);
     const exit = jest.fn().mockResolvedValue(undefined);
     Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => container });
     document.exitFullscreen = exit;
-    controller.toggleFullscreen();
+    controller.platform.toggleFullscreen();
     expect(exit).toHaveBeenCalledTimes(1);
     Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => null });
   });
@@ -169,8 +181,8 @@ describe('fullscreen, picture-in-picture, Cast', () => {
     Object.assign(video, { requestPictureInPicture: requestPip });
     const prompt = jest.fn().mockResolvedValue(undefined);
     Object.defineProperty(video, 'remote', { configurable: true, value: { prompt } });
-    controller.togglePip();
-    controller.cast();
+    controller.platform.togglePip();
+    controller.platform.cast();
     await Promise.resolve();
     await Promise.resolve();
     expect(requestPip).toHaveBeenCalledTimes(1);

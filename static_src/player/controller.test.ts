@@ -2,7 +2,8 @@ import { DEFAULTS } from '../core/defaults';
 import type { PlaybackPhase } from '../core/events';
 import { ErrorCode, playerError, type PlayerError } from '../core/errors';
 import { MASTER_PATH, installFetch, jsonResponse, makeContext, makeEpisode } from '../test/fixtures';
-import { PlayerController, initialState } from './controller';
+import { PlayerController } from './controller';
+import { initialState } from './state';
 import { attachSource, type Engine, type EngineOptions } from './engine';
 import { AudioBoost } from './gain';
 
@@ -29,7 +30,7 @@ let engine: Engine & { dispose: jest.Mock; setLevel: jest.Mock; setAudioTrack: j
 beforeEach(() => {
   restoreFetch = installFetch(fetchMock);
   fetchMock.mockResolvedValue(jsonResponse(MASTER));
-  engine = { kind: 'native', dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), setBufferAhead: jest.fn() };
+  engine = { dispose: jest.fn(), setLevel: jest.fn(), setAudioTrack: jest.fn(), setBufferAhead: jest.fn() };
   attachSourceMock.mockResolvedValue(engine);
   consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined); // fail() logs every error
 });
@@ -633,7 +634,7 @@ describe('PlayerController settings', () => {
     Object.defineProperty(video, 'paused', { value: false, configurable: true });
     play.mockClear();
 
-    await controller.setAudio('0');
+    await controller.tracks.setAudio('0');
 
     expect(attachSourceMock).toHaveBeenLastCalledWith(
       video,
@@ -657,7 +658,7 @@ describe('PlayerController settings', () => {
     const russian = controller.store.get().audio.find((option) => option.label === 'Дубляж · Русский');
     expect(controller.store.get().audioKey).toBe(english?.key);
 
-    await controller.setAudio(russian?.key ?? '');
+    await controller.tracks.setAudio(russian?.key ?? '');
     expect(engine.setAudioTrack).toHaveBeenLastCalledWith(0);
     expect(attachSourceMock).toHaveBeenCalledTimes(1);
   });
@@ -712,7 +713,7 @@ describe('PlayerController audio keys', () => {
     expect(controller.store.get().audioKey).toBe('1:0');
     Object.defineProperty(video, 'paused', { value: true, configurable: true });
 
-    await controller.setAudio('0');
+    await controller.tracks.setAudio('0');
 
     expect(controller.store.get().audioKey).toBe('0'); // the voice just loaded, not the old '1:0'
     engineOptions().onAudioTracks([{ index: 0, label: 'Русский', language: 'ru', codec: null, channels: 6 }]);
@@ -725,7 +726,7 @@ describe('PlayerController audio keys', () => {
     await controller.start();
     engineOptions().onAudioTracks([{ index: 0, label: 'Русский', language: 'ru', codec: null, channels: 6 }]);
 
-    await controller.setGain(2);
+    await controller.tracks.setGain(2);
 
     expect(setGain).toHaveBeenCalledWith(2, 6);
     expect(controller.store.get().gain).toBe(2);

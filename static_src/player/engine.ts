@@ -28,7 +28,6 @@ export interface EngineCallbacks {
 }
 
 export interface Engine {
-  readonly kind: 'hls.js' | 'native';
   setLevel(index: number): void; // -1: automatic
   setAudioTrack(index: number): void;
   bandwidthEstimate?(): number; // bits per second (hls.js's ABR estimate); analytics' network_type
@@ -141,7 +140,6 @@ function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, o
   hls.loadSource(src);
   hls.attachMedia(video);
   return {
-    kind: 'hls.js',
     setLevel(index) {
       hls.currentLevel = index; // an explicit choice switches now; -1 hands the choice back to the ABR
     },
@@ -191,7 +189,6 @@ function attachNative(video: HTMLVideoElement, src: string, options: EngineOptio
   video.addEventListener('error', onError);
   video.src = src;
   return {
-    kind: 'native',
     setLevel: () => undefined, // Safari's own ABR: no manual quality on native HLS
     setBufferAhead: () => undefined, // Safari decides how far it buffers
     setAudioTrack(index) {

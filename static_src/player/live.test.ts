@@ -26,7 +26,7 @@ describe('liveState', () => {
   });
 
   it('is all false for video on demand, whatever the seekable ranges', () => {
-    const vod = { isLive: false, hasDvr: false, atLiveEdge: false, windowS: 0 };
+    const vod = { isLive: false, hasDvr: false, atLiveEdge: false };
     expect(liveState(media(3600, 3595, [0, 3600]))).toEqual(vod);
     expect(liveState(media(3600, 0))).toEqual(vod);
     expect(liveState(media(NaN, 0))).toEqual(vod);
@@ -39,8 +39,8 @@ describe('liveState', () => {
   });
 
   it('measures the window from the first range start to the last range end', () => {
-    expect(liveState(media(Infinity, 1000, [900, 950], [960, 1000])).windowS).toBe(100);
-    expect(liveState(media(Infinity, 1000, [940, 1000])).windowS).toBe(60);
+    expect(liveState(media(Infinity, 1000, [900, 920], [960, 1000])).hasDvr).toBe(true); // 100 s, not the last 40 s
+    expect(liveState(media(Infinity, 1000, [945, 960], [970, 1000])).hasDvr).toBe(false); // 55 s
   });
 
   it('offers DVR from a 60 s window on', () => {
@@ -71,12 +71,11 @@ describe('liveState', () => {
   });
 
   it('a live stream without a seekable range yet: no window, no DVR, at the edge', () => {
-    expect(liveState(media(Infinity, 0))).toEqual({ isLive: true, hasDvr: false, atLiveEdge: true, windowS: 0 });
+    expect(liveState(media(Infinity, 0))).toEqual({ isLive: true, hasDvr: false, atLiveEdge: true });
   });
 
-  it('never reports a negative or non-finite window', () => {
-    expect(liveState(media(Infinity, 0, [100, 50])).windowS).toBe(0);
-    expect(liveState(media(Infinity, 0, [0, Infinity])).windowS).toBe(0);
+  it('offers no DVR over a negative or non-finite window', () => {
+    expect(liveState(media(Infinity, 0, [100, 50])).hasDvr).toBe(false);
     expect(liveState(media(Infinity, 0, [0, Infinity])).hasDvr).toBe(false);
   });
 

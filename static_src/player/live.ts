@@ -5,7 +5,6 @@ export interface LiveState {
   isLive: boolean;
   hasDvr: boolean; // a seekable window long enough to offer seeking back
   atLiveEdge: boolean; // within the tolerance of the live edge
-  windowS: number; // the seekable window in seconds (0 when none or not live)
 }
 
 /** What liveState reads of a media element. */
@@ -15,7 +14,8 @@ export interface LiveMedia {
   seekable: { length: number; start(i: number): number; end(i: number): number };
 }
 
-const VOD: LiveState = { isLive: false, hasDvr: false, atLiveEdge: false, windowS: 0 };
+/** Video on demand: not live (each liveState() call gives a copy). */
+export const NOT_LIVE: LiveState = { isLive: false, hasDvr: false, atLiveEdge: false };
 
 /**
  * Spec §9: live when the duration is Infinity; the DVR window spans the seekable ranges and counts only from
@@ -23,17 +23,15 @@ const VOD: LiveState = { isLive: false, hasDvr: false, atLiveEdge: false, window
  * is known, there is nowhere else to be).
  */
 export function liveState(media: LiveMedia): LiveState {
-  if (media.duration !== Infinity) return { ...VOD };
+  if (media.duration !== Infinity) return { ...NOT_LIVE };
   const { seekable } = media;
-  if (seekable.length === 0) return { isLive: true, hasDvr: false, atLiveEdge: true, windowS: 0 };
+  if (seekable.length === 0) return { isLive: true, hasDvr: false, atLiveEdge: true };
   const start = seekable.start(0);
   const end = seekable.end(seekable.length - 1);
-  const span = end - start;
-  const windowS = Number.isFinite(span) && span > 0 ? span : 0;
+  const span = end - start; // the seekable window in seconds
   return {
     isLive: true,
-    hasDvr: windowS >= DEFAULTS.minLiveDvrWindowS,
+    hasDvr: Number.isFinite(span) && span > 0 && span >= DEFAULTS.minLiveDvrWindowS,
     atLiveEdge: end - media.currentTime <= DEFAULTS.liveEdgeToleranceS,
-    windowS,
   };
 }

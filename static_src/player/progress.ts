@@ -54,3 +54,9 @@ export function shouldOfferResume(args: { started: boolean; timeCode: number | n
   const { started, timeCode, savedTime } = args;
   return !started && (timeCode === null || timeCode === undefined) && typeof savedTime === 'number' && savedTime > 0;
 }
+
+/** Where an episode picked from a menu starts: its saved time, unless it is nearly finished (or none is saved). */
+export function episodeStartAt(duration: number | null, saved: number | null): number | null {
+  const nearlyDone = duration !== null && saved !== null && saved >= duration * DEFAULTS.resumeBelowFraction;
+  return nearlyDone ? null : saved;
+}

@@ -1,5 +1,5 @@
 import { createStore } from '../core/store';
-import { initialState, type PlayerState } from '../player/controller';
+import { initialState, type PlayerState } from '../player/state';
 import { createVideo, reflectPhase } from './state';
 
 describe('reflectPhase', () => {

@@ -3,13 +3,13 @@ import type { ChangeEvent } from 'react';
 import { DEFAULTS } from '../core/defaults';
 import { useStore } from './useStore';
 import { t } from '../i18n';
-import type { PlayerController } from '../player/controller';
+import type { PlayerIntents } from '../player/intents';
 import { formatTime } from '../player/format';
 import { Icon } from './icons';
 import type { UiController } from './uiState';
 
 interface Props {
-  controller: PlayerController;
+  controller: PlayerIntents;
   ui: UiController;
   shareEnabled: boolean;
   hasEpisodes: boolean;
@@ -23,7 +23,7 @@ function Button({ label, onClick, children, ...rest }: { label: string; onClick(
   );
 }
 
-export function SeekBar({ controller }: { controller: PlayerController }) {
+export function SeekBar({ controller }: { controller: PlayerIntents }) {
   const { currentTime, duration, bufferedEnd, live } = useStore(controller.store);
   if (live.isLive && !live.hasDvr) return null;
   const max = Number.isFinite(duration) && duration > 0 ? duration : 0;
@@ -48,7 +48,7 @@ export function SeekBar({ controller }: { controller: PlayerController }) {
   );
 }
 
-function TimeDisplay({ controller }: { controller: PlayerController }) {
+function TimeDisplay({ controller }: { controller: PlayerIntents }) {
   const { currentTime, duration, live } = useStore(controller.store);
   if (live.isLive) {
     return (
@@ -71,7 +71,7 @@ function TimeDisplay({ controller }: { controller: PlayerController }) {
   );
 }
 
-function VolumeControl({ controller }: { controller: PlayerController }) {
+function VolumeControl({ controller }: { controller: PlayerIntents }) {
   const { volume, muted } = useStore(controller.store);
   const silent = muted || volume === 0;
   return (
@@ -141,23 +141,23 @@ export function Controls({ controller, ui, shareEnabled, hasEpisodes }: Props) {
           <Icon name="settings" />
         </Button>
         {canAirplay && (
-          <Button label={t('airplay')} onClick={() => controller.airplay()} data-control="airplay">
+          <Button label={t('airplay')} onClick={() => controller.platform.airplay()} data-control="airplay">
             <Icon name="airplay" />
           </Button>
         )}
         {canCast && (
-          <Button label={t('cast')} onClick={() => controller.cast()} data-control="cast">
+          <Button label={t('cast')} onClick={() => controller.platform.cast()} data-control="cast">
             <Icon name="cast" />
           </Button>
         )}
         {canPip && (
-          <Button label={t('pip')} onClick={() => controller.togglePip()} data-control="pip">
+          <Button label={t('pip')} onClick={() => controller.platform.togglePip()} data-control="pip">
             <Icon name="pip" />
           </Button>
         )}
         <Button
           label={fullscreen ? t('exitFullscreen') : t('fullscreen')}
-          onClick={() => controller.toggleFullscreen()}
+          onClick={() => controller.platform.toggleFullscreen()}
           data-control="fullscreen"
         >
           <Icon name={fullscreen ? 'exitFullscreen' : 'fullscreen'} />

@@ -3,14 +3,14 @@ import { DEFAULTS } from '../core/defaults';
 import { useStore } from './useStore';
 import type { SeasonData } from '../context';
 import { t } from '../i18n';
-import type { PlayerController } from '../player/controller';
+import type { PlayerIntents } from '../player/intents';
 import { episodesOfSeason, seasonOf } from '../player/episodes';
 import { formatPercent, formatRate } from '../player/format';
 import { Menu, MenuChoice, MenuGroup, MenuLink } from './Menu';
 import { CAPTION_BACKGROUNDS, CAPTION_COLORS, CAPTION_SIZES, type UiController } from './uiState';
 
 interface Props {
-  controller: PlayerController;
+  controller: PlayerIntents;
   ui: UiController;
   seasons: SeasonData[];
 }
@@ -64,7 +64,7 @@ export function Menus({ controller, ui, seasons }: Props) {
               key={option.value}
               label={option.value === -1 ? t('auto') : option.label}
               checked={state.level === option.value}
-              onSelect={choose(() => controller.setLevel(option.value))}
+              onSelect={choose(() => controller.tracks.setLevel(option.value))}
             />
           ))}
         </Menu>
@@ -81,9 +81,9 @@ export function Menus({ controller, ui, seasons }: Props) {
       return (
         <Menu name="subs" label={t('subtitles')} onBack={back} {...frame}>
           <MenuGroup>
-            <MenuChoice label={t('subtitlesOff')} checked={state.subtitle === -1} onSelect={() => controller.setSubtitle(-1)} />
+            <MenuChoice label={t('subtitlesOff')} checked={state.subtitle === -1} onSelect={() => controller.tracks.setSubtitle(-1)} />
             {state.subtitles.map((track, index) => (
-              <MenuChoice key={track.src} label={track.label || track.language} checked={state.subtitle === index} onSelect={() => controller.setSubtitle(index)} />
+              <MenuChoice key={track.src} label={track.label || track.language} checked={state.subtitle === index} onSelect={() => controller.tracks.setSubtitle(index)} />
             ))}
           </MenuGroup>
           <MenuGroup label={t('captionSize')}>
@@ -114,13 +114,13 @@ export function Menus({ controller, ui, seasons }: Props) {
           {state.audio.length > 0 && (
             <MenuGroup>
               {state.audio.map((option) => (
-                <MenuChoice key={option.key} label={option.label} checked={state.audioKey === option.key} onSelect={choose(() => void controller.setAudio(option.key))} />
+                <MenuChoice key={option.key} label={option.label} checked={state.audioKey === option.key} onSelect={choose(() => void controller.tracks.setAudio(option.key))} />
               ))}
             </MenuGroup>
           )}
           <MenuGroup label={t('gain')}>
             {DEFAULTS.gains.map((gain) => (
-              <MenuChoice key={gain} label={gainLabel(gain)} checked={state.gain === gain} onSelect={() => void controller.setGain(gain)} />
+              <MenuChoice key={gain} label={gainLabel(gain)} checked={state.gain === gain} onSelect={() => void controller.tracks.setGain(gain)} />
             ))}
           </MenuGroup>
         </Menu>

@@ -2,12 +2,12 @@
 import { useStore } from './useStore';
 import type { EpisodeData } from '../context';
 import { t } from '../i18n';
-import type { PlayerController } from '../player/controller';
+import type { PlayerIntents } from '../player/intents';
 import { formatTime } from '../player/format';
 import { Icon } from './icons';
 import type { UiController } from './uiState';
 
-export function ResumePrompt({ controller }: { controller: PlayerController }) {
+export function ResumePrompt({ controller }: { controller: PlayerIntents }) {
   const { resumeAt, started } = useStore(controller.store);
   if (resumeAt === null || started) return null;
   return (
@@ -24,7 +24,7 @@ export function ResumePrompt({ controller }: { controller: PlayerController }) {
 }
 
 /** Shown over the last seconds of an episode and at its end, when a next episode exists. */
-export function NextEpisodeCard({ controller, next, leadS }: { controller: PlayerController; next: EpisodeData; leadS: number }) {
+export function NextEpisodeCard({ controller, next, leadS }: { controller: PlayerIntents; next: EpisodeData; leadS: number }) {
   const { currentTime, duration, phase } = useStore(controller.store);
   const near = phase === 'ended' || (duration > leadS * 2 && duration - currentTime <= leadS && phase !== 'idle');
   if (!near) return null;
@@ -43,7 +43,7 @@ export function NextEpisodeCard({ controller, next, leadS }: { controller: Playe
 }
 
 /** The active cues of the chosen subtitle track (the controller's state), drawn as text in the viewer's style. */
-export function Captions({ controller, ui }: { controller: PlayerController; ui: UiController }) {
+export function Captions({ controller, ui }: { controller: PlayerIntents; ui: UiController }) {
   const { cues } = useStore(controller.store);
   const { captionStyle, captionSample } = useStore(ui.store);
   const shown = captionSample && cues.length === 0 ? [t('captionSample')] : cues;

@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useMemo } from 'react';
 import { DEFAULTS } from '../core/defaults';
 import type { PlayerContext } from '../context';
 import { t } from '../i18n';
-import type { PlayerController } from '../player/controller';
+import type { PlayerIntents } from '../player/intents';
 import { Controls } from './Controls';
 import { ErrorScreen } from './ErrorScreen';
 import { Menus } from './Menus';
@@ -17,7 +17,7 @@ import { useStore } from './useStore';
 
 interface Props {
   context: PlayerContext;
-  controller: PlayerController;
+  controller: PlayerIntents;
   container: HTMLElement;
 }
 
@@ -33,7 +33,7 @@ export function Player({ context, controller, container }: Props) {
 
   useLayoutEffect(() => () => ui.dispose(), [ui]);
   // Fullscreen of #player, PiP, AirPlay and Cast availability, the media session: the controller's, while this is up
-  useEffect(() => controller.watchPlatform(container), [controller, container]);
+  useEffect(() => controller.platform.watch(container), [controller, container]);
 
   const menuOpen = uiState.menu !== null || uiState.shareOpen;
   useIdleControls(controller, ui, container, menuOpen);

@@ -2,12 +2,12 @@
 import { startTransition, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { PlayerContext } from '../context';
-import type { PlayerController } from '../player/controller';
+import type { PlayerIntents } from '../player/intents';
 import { Player } from './Player';
 
 interface Mount {
   context: PlayerContext;
-  controller: PlayerController;
+  controller: PlayerIntents;
   container: HTMLElement; // #player: its data attributes drive the stylesheet
   root: HTMLElement; // #player-ui: what React renders into
   onCommit?(): void; // the tree is on screen and its handlers answer: whatever served the shell until now stands down

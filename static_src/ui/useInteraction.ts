@@ -3,7 +3,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
 import { DEFAULTS } from '../core/defaults';
 import { Disposer } from '../core/dispose';
-import type { PlayerController } from '../player/controller';
+import type { PlayerIntents } from '../player/intents';
 import { createTapRecognizer } from './gestures';
 import { isTypingTarget, keyIntent, type KeyIntent } from './keys';
 import type { UiController } from './uiState';
@@ -36,7 +36,7 @@ export function useLayout(container: HTMLElement): Layout {
 }
 
 /** Spec §9: controls hide 2000 ms after the last activity, only while playing and with no menu open. */
-export function useIdleControls(controller: PlayerController, ui: UiController, container: HTMLElement, pinned: boolean) {
+export function useIdleControls(controller: PlayerIntents, ui: UiController, container: HTMLElement, pinned: boolean) {
   useEffect(() => {
     const disposer = new Disposer();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -62,7 +62,7 @@ export function useIdleControls(controller: PlayerController, ui: UiController, 
   }, [controller, ui, container, pinned]);
 }
 
-export function runKeyIntent(intent: KeyIntent, controller: PlayerController): void {
+export function runKeyIntent(intent: KeyIntent, controller: PlayerIntents): void {
   const state = controller.store.get();
   switch (intent.type) {
     case 'togglePlay':
@@ -78,14 +78,14 @@ export function runKeyIntent(intent: KeyIntent, controller: PlayerController): v
     case 'toggleMute':
       return controller.setMuted(!state.muted);
     case 'toggleFullscreen':
-      return controller.toggleFullscreen();
+      return controller.platform.toggleFullscreen();
     case 'toggleCaptions':
-      return controller.setSubtitle(state.subtitle >= 0 ? -1 : 0);
+      return controller.tracks.setSubtitle(state.subtitle >= 0 ? -1 : 0);
   }
 }
 
 /** Keyboard control (spec §9) anywhere in the frame, except while typing or inside an open menu or popup. */
-export function useKeyboard(controller: PlayerController, ui: UiController) {
+export function useKeyboard(controller: PlayerIntents, ui: UiController) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || isTypingTarget(event.target)) return;
@@ -109,7 +109,7 @@ export function useKeyboard(controller: PlayerController, ui: UiController) {
 }
 
 /** Taps on the video (spec §9): single toggles pause (mobile: shows the controls), double seeks or fullscreens. */
-export function useGestures(controller: PlayerController, ui: UiController, mobile: boolean) {
+export function useGestures(controller: PlayerIntents, ui: UiController, mobile: boolean) {
   const latest = useLatest({ mobile });
   const recognizer = useMemo(
     () =>
@@ -121,7 +121,7 @@ export function useGestures(controller: PlayerController, ui: UiController, mobi
           }
           return controller.togglePlay();
         }
-        if (gesture.zone === 'center') return controller.toggleFullscreen();
+        if (gesture.zone === 'center') return controller.platform.toggleFullscreen();
         const step = gesture.zone === 'left' ? -DEFAULTS.skipStepS : DEFAULTS.skipStepS;
         controller.seekBy(step);
         ui.flashSeek(step);

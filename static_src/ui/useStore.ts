@@ -1,7 +1,7 @@
 // React's view of a core/store Store: a component re-renders when the store changes.
 import { useSyncExternalStore } from 'react';
-import type { Store } from '../core/store';
+import type { ReadableStore } from '../core/store';
 
-export function useStore<T>(store: Store<T>): T {
+export function useStore<T>(store: ReadableStore<T>): T {
   return useSyncExternalStore(store.subscribe, store.get, store.get);
 }
