@@ -12,7 +12,10 @@ import { Menus } from './Menus';
 import { Captions, NextEpisodeCard, ResumePrompt } from './Overlays';
 import { SharePopup } from './SharePopup';
 import { UiController } from './uiState';
-import { useGestures, useIdleControls, useKeyboard, useLayout } from './useInteraction';
+import { useGestures } from './useGestures';
+import { useIdleControls } from './useIdleControls';
+import { useKeyboard } from './useKeyboard';
+import { useLayout } from './useLayout';
 import { useStore } from './useStore';
 
 interface Props {
