@@ -57,6 +57,19 @@ export default defineConfig(
     },
   },
   {
+    // The ad chunk (ads/boot.ts, lazy) and the shell it draws on stay free of React, the interface and hls.js
+    files: ['static_src/ads/**/*.ts', 'static_src/shell/**/*.ts'],
+    ignores: ['static_src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['react', 'react/*', 'react-dom', 'react-dom/*', 'hls.js', '**/ui/*', '**/player/engine'],
+          message: 'the ad chunk and the shell load without React, the interface or hls.js',
+        }],
+      }],
+    },
+  },
+  {
     files: ['static_src/build.mjs', '*.js', '*.mjs', 'static_src/test/*.js'],
     languageOptions: { sourceType: 'module', globals: nodeGlobals },
   },

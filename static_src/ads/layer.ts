@@ -4,7 +4,7 @@
 import { DEFAULTS } from '../core/defaults';
 import { Emitter, type PlayerEvents } from '../core/events';
 import { t } from '../i18n';
-import { setIcon, svgIcon } from '../ui/iconPaths';
+import { setIcon, svgIcon } from '../shell/iconPaths';
 import { isHttpUrl, shouldPlay } from './rules';
 import type { AdState } from '../player/state';
 import type { AdType } from './scheduler';

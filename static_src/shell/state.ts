@@ -1,5 +1,6 @@
 // shell/: what serves the server's shell (templates/player/player.html) before and under the interface: its state
-// attribute and <video> (state.ts), its start button (start.ts), the interface's stylesheet (styles.ts). No React.
+// attribute and <video> (state.ts), its start button (start.ts), the interface's stylesheet (styles.ts), and the icon
+// paths both the interface and the ad bar draw (iconPaths.ts). No React.
 // The shell's stylesheet keys everything off #player's data-state. The entry keeps it in step with the controller
 // from the start, so a video that plays before the interface chunk has mounted is already uncovered.
 import type { Store } from '../core/store';

@@ -1,5 +1,5 @@
-// The player's icons as React elements; the paths and a plain-DOM twin for the ad bar are in ./iconPaths.
-import { ICON_PATHS, type IconName } from './iconPaths';
+// The player's icons as React elements; the paths and a plain-DOM twin for the ad bar are in shell/iconPaths.
+import { ICON_PATHS, type IconName } from '../shell/iconPaths';
 
 export function Icon({ name, className = 'player__icon' }: { name: IconName; className?: string }) {
   return (

@@ -1,5 +1,6 @@
 // Material-style 24×24 icon paths, drawn inline (no icon font, no extra request): the player's controls (React,
-// ui/icons.tsx) and the ad bar (plain DOM, ads/layer.ts) draw from this one set.
+// ui/icons.tsx) and the ad bar (plain DOM, ads/layer.ts) draw from this one set. It lives outside ui/ so that the ad
+// chunk, which imports it, never pulls in React.
 export const ICON_PATHS = {
   play: 'M8 5.14v13.72a1 1 0 0 0 1.5.86l11-6.86a1 1 0 0 0 0-1.72l-11-6.86A1 1 0 0 0 8 5.14z',
   pause: 'M6 5h4v14H6zM14 5h4v14h-4z',
