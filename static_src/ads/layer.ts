@@ -1,16 +1,18 @@
-// The ad layer (spec §4, §5): its own <video> over the player, play/pause, mute and a volume slider, the skip button,
-// the click-through over the video. Plain DOM and text only, so that it shows before React has loaded and nothing
-// from an ad document is ever read as HTML. It plays each ad the scheduler hands it and settles with its end.
+// The ad layer (spec §4, §5): each ad the scheduler hands it plays on its own markup (ads/bar) over the player until
+// it ends. It decides whether the ad plays (the viewer's choice, else the page's visibility and how much of the
+// player is in view), takes the embedding page's play/pause and the media session meanwhile, measures viewability,
+// and hands every listener, observer and handler it sets for an ad to that ad's Disposer, undone at its end.
 import { DEFAULTS } from '../core/defaults';
+import { Disposer } from '../core/dispose';
 import { Emitter, type PlayerEvents } from '../core/events';
 import { t } from '../i18n';
-import { setIcon, svgIcon } from '../shell/iconPaths';
-import { isHttpUrl, shouldPlay } from './rules';
 import type { AdState } from '../player/state';
+import { adStateOf, createAdBar, renderAdBar, type AdBar } from './bar';
+import { shouldPlay } from './rules';
 import type { AdType } from './scheduler';
-import { MRC_VIDEO, ViewabilityMeter } from './viewability';
 import { AdUnit, isTerminal, type AdStatus } from './unit';
 import type { LoadedAd } from './vast';
+import { MRC_VIDEO, ViewabilityMeter } from './viewability';
 
 export interface LayerOptions {
   container: HTMLElement; // #player
@@ -26,19 +28,14 @@ export interface LayerOptions {
   onAdState?(state: AdState): void;
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, attrs: Record<string, string> = {}) {
-  const node = document.createElement(tag);
-  node.className = className;
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  return node;
-}
-
 /** What the layer does, for ads/events (analytics): each ad's unit as it is made, and the viewer's clicks. */
 export interface AdLayerEvents {
   unit: { unit: AdUnit; type: AdType };
   skipClick: { unit: AdUnit };
   bannerClick: { unit: AdUnit };
 }
+
+const MEDIA_SESSION_ACTIONS = ['play', 'pause', 'stop'] as const;
 
 export class AdLayer {
   readonly events = new Emitter<AdLayerEvents>();
@@ -53,145 +50,138 @@ export class AdLayer {
     if (document.fullscreenElement && document.fullscreenElement !== container) {
       return Promise.resolve('STOPPED' as AdStatus); // spec §4: native fullscreen when an ad loads stops it
     }
-    const root = element('div', 'ad-layer', { role: 'region', 'aria-label': t('ad') });
-    const video = element('video', 'ad-layer__video', { playsinline: '', preload: 'auto' });
-    const click = element('button', 'ad-layer__click', { type: 'button', 'aria-label': t('adVisit') });
-    const bar = element('div', 'ad-layer__bar');
-    const toggle = element('button', 'ad-layer__play', { type: 'button', 'data-ad-control': 'play' });
-    const mute = element('button', 'ad-layer__mute', { type: 'button', 'data-ad-control': 'mute' });
-    const volume = element('input', 'ad-layer__volume', {
-      type: 'range', min: '0', max: '1', step: '0.05', 'aria-label': t('adVolume'), 'data-ad-control': 'volume',
-    });
-    const label = element('span', 'ad-layer__label');
-    label.textContent = t('ad');
-    const skip = element('button', 'ad-layer__skip', { type: 'button', 'data-ad-control': 'skip' });
-    const skipText = element('span', 'ad-layer__skip-text');
-    const toggleIcon = svgIcon('pause', 'ad-layer__icon');
-    const muteIcon = svgIcon('volume', 'ad-layer__icon');
-    const skipIcon = svgIcon('next', 'ad-layer__icon');
-    toggle.append(toggleIcon);
-    mute.append(muteIcon);
-    skip.append(skipText, skipIcon);
-    bar.append(toggle, mute, volume, label, skip);
-    root.append(video, click, bar);
-    if (!isHttpUrl(ad.linear.videoClickThroughURLTemplate?.url ?? '')) click.hidden = true; // never javascript: etc.
-    container.append(root);
+    const disposer = new Disposer(); // this ad's: undone newest first once it is over
+    disposer.add(() => (this.userChoice = null));
+    disposer.add(() => this.options.onAdState?.(null));
+    const bar = createAdBar(ad.linear.videoClickThroughURLTemplate?.url ?? '');
+    container.append(bar.root);
     container.dataset.ad = 'playing';
+    disposer.add(() => {
+      bar.root.remove();
+      delete container.dataset.ad;
+    });
 
-    const unit = new AdUnit(ad, video, {
+    const unit = new AdUnit(ad, bar.video, {
       muted: this.options.muted(),
       volume: this.options.volume(),
       mediaTimeoutMs: this.options.mediaTimeoutMs,
       macros: { BREAKPOSITION: type === 'preroll' ? 1 : 2 }, // IAB: 1 pre-roll, 2 mid-roll
     });
     this.events.emit('unit', { unit, type });
-    // MRC viewability (ads/viewability): read at every state change (timeupdate included) and visibility change, on
-    // the ad's own clock, so that 2 s means 2 s of the ad played (a stall, or a first frame late after play(), counts
-    // nothing; the wall clock would)
-    const meter = new ViewabilityMeter(() => video.currentTime * 1000);
-    const measurable = typeof IntersectionObserver === 'function';
-    const measure = () => {
-      const playing = unit.status === 'PLAYING' && !video.paused;
-      const verdict = meter.sample(playing, measurable ? (document.hidden ? 0 : this.visibleRatio) : null);
-      if (verdict) unit.trackViewability(verdict);
-    };
+    const meter = this.measure(unit, bar.video);
     const render = () => {
       const state = unit.store.get();
-      const paused = state.status === 'PAUSED' || state.status === 'LOADED' || state.status === 'CREATED';
-      if (!isTerminal(state.status)) this.options.onAdState?.(paused ? 'paused' : 'playing');
-      setIcon(toggleIcon, paused ? 'play' : 'pause');
-      toggle.setAttribute('aria-label', paused ? t('play') : t('pause'));
-      const silent = state.muted || state.volume === 0;
-      setIcon(muteIcon, silent ? 'muted' : 'volume');
-      mute.setAttribute('aria-label', silent ? t('unmute') : t('mute'));
-      volume.value = String(silent ? 0 : state.volume);
-      skip.hidden = !state.skip.visible;
-      skip.disabled = !state.skip.enabled;
-      // spec §9: the countdown, then 'Пропустить' with its icon (ads.css shows the icon on the enabled button only)
-      skipText.textContent = state.skip.enabled ? t('adSkip') : t('adSkipIn', { n: state.skip.left });
-      root.dataset.status = state.status;
+      const adState = adStateOf(state.status);
+      if (adState) this.options.onAdState?.(adState);
+      renderAdBar(bar, state);
       if (state.status === 'STARTED') this.options.onStart?.();
-      measure();
+      meter.sample();
     };
-    const stopRender = unit.store.subscribe(render);
+    disposer.add(unit.store.subscribe(render));
     render();
 
     const decide = () => {
-      measure();
+      meter.sample();
       if (isTerminal(unit.status)) return;
-      const play = shouldPlay({ hidden: document.hidden, visibleRatio: this.visibleRatio, userChoice: this.userChoice });
-      if (play && video.paused) void unit.play();
-      else if (!play && !video.paused) unit.pause();
+      const { visibleRatio, userChoice } = this;
+      const play = shouldPlay({ hidden: document.hidden, visibleRatio, userChoice });
+      if (play && bar.video.paused) void unit.play();
+      else if (!play && !bar.video.paused) unit.pause();
     };
-    toggle.addEventListener('click', () => {
-      this.userChoice = video.paused ? 'play' : 'pause'; // the viewer's click decides, whatever the visibility
+    this.listenToViewer(unit, bar, decide, disposer);
+    this.watchVisibility(decide, disposer);
+    this.takeMediaSession(unit, decide, disposer);
+    disposer.listen(signal, 'abort', () => unit.stop());
+
+    unit.begin();
+    decide();
+    return unit.done.then((status) => {
+      meter.end();
+      disposer.dispose();
+      return status;
+    });
+  }
+
+  /**
+   * MRC viewability (ads/viewability), read at every state change (timeupdate included) and visibility change, on
+   * the ad's own clock, so that 2 s means 2 s of the ad played (a stall, or a first frame late after play(), counts
+   * nothing; the wall clock would). `end` gives an ad that started the verdict it never reached.
+   */
+  private measure(unit: AdUnit, video: HTMLVideoElement) {
+    const meter = new ViewabilityMeter(() => video.currentTime * 1000);
+    const measurable = typeof IntersectionObserver === 'function';
+    return {
+      sample: () => {
+        const playing = unit.status === 'PLAYING' && !video.paused;
+        const verdict = meter.sample(playing, measurable ? (document.hidden ? 0 : this.visibleRatio) : null);
+        if (verdict) unit.trackViewability(verdict);
+      },
+      end: () => {
+        const verdict = unit.impressed ? meter.end() : null;
+        if (verdict) unit.trackViewability(verdict);
+      },
+    };
+  }
+
+  /** The bar's buttons and slider, the click-through, and the embedding page's play/pause while the ad is on. */
+  private listenToViewer(unit: AdUnit, bar: AdBar, decide: () => void, disposer: Disposer): void {
+    disposer.listen(bar.toggle, 'click', () => {
+      this.userChoice = bar.video.paused ? 'play' : 'pause'; // the viewer's click decides, whatever the visibility
       decide();
     });
-    mute.addEventListener('click', () => unit.toggleMute());
-    volume.addEventListener('input', () => unit.setVolume(volume.value));
-    skip.addEventListener('click', () => {
+    disposer.listen(bar.mute, 'click', () => unit.toggleMute());
+    disposer.listen(bar.volume, 'input', () => unit.setVolume(bar.volume.value));
+    disposer.listen(bar.skip, 'click', () => {
       this.events.emit('skipClick', { unit });
       unit.skip();
     });
-    click.addEventListener('click', () => {
+    disposer.listen(bar.click, 'click', () => {
       this.events.emit('bannerClick', { unit });
       if (!unit.click()) return;
       this.userChoice = 'pause';
       decide(); // the viewer went to the advertiser: the ad waits
     });
-    const onVisibility = () => decide();
-    document.addEventListener('visibilitychange', onVisibility);
-    const observer = typeof IntersectionObserver === 'function'
-      ? new IntersectionObserver((entries) => {
-        this.visibleRatio = entries.at(-1)?.intersectionRatio ?? this.visibleRatio;
-        decide();
-      }, { threshold: [0, 0.25, MRC_VIDEO.ratio, DEFAULTS.adVisibleRatio, 0.75, 1] })
-      : null;
-    observer?.observe(container);
     const stopRequests = this.options.onPlaybackRequest?.((request) => {
       request.handled = true; // the ad on screen takes it; the film underneath stays as it is
       this.userChoice = request.play ? 'play' : 'pause';
       decide();
     });
-    const session = navigator.mediaSession;
-    if (session) {
-      try {
-        session.metadata = typeof MediaMetadata === 'function' ? new MediaMetadata({ title: t('adTitle') }) : null;
-        session.setActionHandler('play', () => ((this.userChoice = 'play'), decide()));
-        session.setActionHandler('pause', () => ((this.userChoice = 'pause'), decide()));
-        session.setActionHandler('stop', () => unit.stop());
-      } catch {
-        // an action this browser does not know: the others still work
-      }
-    }
-    const onAbort = () => unit.stop();
-    signal.addEventListener('abort', onAbort, { once: true });
+    if (stopRequests) disposer.add(stopRequests);
+  }
 
-    unit.begin();
-    decide();
-    return unit.done.then((status) => {
-      const verdict = unit.impressed ? meter.end() : null; // the verdict it never reached, for an ad that started
-      if (verdict) unit.trackViewability(verdict);
-      stopRender();
-      observer?.disconnect();
-      document.removeEventListener('visibilitychange', onVisibility);
-      stopRequests?.();
-      signal.removeEventListener('abort', onAbort);
-      if (session) {
-        for (const action of ['play', 'pause', 'stop'] as const) {
-          try {
-            session.setActionHandler(action, null);
-          } catch {
-            // as above
-          }
+  /** The page's visibility and how much of the player is in view (spec §4: the ad plays only while seen). */
+  private watchVisibility(decide: () => void, disposer: Disposer): void {
+    disposer.listen(document, 'visibilitychange', decide);
+    if (typeof IntersectionObserver !== 'function') return;
+    const observer = new IntersectionObserver((entries) => {
+      this.visibleRatio = entries.at(-1)?.intersectionRatio ?? this.visibleRatio;
+      decide();
+    }, { threshold: [0, 0.25, MRC_VIDEO.ratio, DEFAULTS.adVisibleRatio, 0.75, 1] });
+    observer.observe(this.options.container);
+    disposer.add(() => observer.disconnect());
+  }
+
+  /** The ad's media session (the lock screen, a headset): play, pause, stop; the film's again once it is over. */
+  private takeMediaSession(unit: AdUnit, decide: () => void, disposer: Disposer): void {
+    const session = navigator.mediaSession;
+    if (!session) return;
+    try {
+      session.metadata = typeof MediaMetadata === 'function' ? new MediaMetadata({ title: t('adTitle') }) : null;
+      session.setActionHandler('play', () => ((this.userChoice = 'play'), decide()));
+      session.setActionHandler('pause', () => ((this.userChoice = 'pause'), decide()));
+      session.setActionHandler('stop', () => unit.stop());
+    } catch {
+      // an action this browser does not know: the others still work
+    }
+    disposer.add(() => {
+      for (const action of MEDIA_SESSION_ACTIONS) {
+        try {
+          session.setActionHandler(action, null);
+        } catch {
+          // as above
         }
-        this.options.restoreMediaSession?.();
       }
-      root.remove();
-      delete container.dataset.ad;
-      this.options.onAdState?.(null);
-      this.userChoice = null;
-      return status;
+      this.options.restoreMediaSession?.();
     });
   }
 }
