@@ -2,13 +2,13 @@
 // (node: the test reads the IAB samples from disk)
 /**
  * Conformance over IAB Tech Lab's public VAST samples (../shared/vast-samples/iab, VAST 1.0-4.2). Every sample goes
- * through loadVast with its outside hosts remapped to the local files; the expected outcome of each comes from an
+ * through loadVastAds with its outside hosts remapped to the local files; the expected outcome of each comes from an
  * independent reading of the same XML below (the DOM, not vast-client): the media file the spec's rules choose,
  * the skip offset, the tracking URLs per event across the wrapper chain, or the error code.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { loadVast, type LoadedAd } from './vast';
+import { loadVastAds, type LoadedAd } from './vast';
 import { AdError } from './rules';
 
 const CORPUS = join(__dirname, '..', '..', '..', 'shared', 'vast-samples', 'iab');
@@ -102,14 +102,16 @@ function expected(path: string): Expected {
 }
 
 // ------------------------------------------------------------------------------------------- the tests
-function load(path: string, pings: [string[], number][]) {
-  return loadVast(BASE + path.split('/').map(encodeURIComponent).join('/'), {
+/** The sample's one ad, as spec §5 plays a VAST URL (no AD_PODS). */
+async function load(path: string, pings: [string[], number][]): Promise<LoadedAd> {
+  const [ad] = await loadVastAds(BASE + path.split('/').map(encodeURIComponent).join('/'), {
     timeoutMs: 5000,
     maxWrappers: 5,
     canPlay: chromiumCanPlay,
     fetcher: localFetch,
     ping: (urls, code) => pings.push([urls, code]),
   });
+  return ad;
 }
 
 describe('IAB VAST samples', () => {

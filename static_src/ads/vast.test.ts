@@ -1,6 +1,6 @@
 import { AdError } from './rules';
 import { vastRequestHeaders } from './list';
-import { loadVast, loadVastAds, type LoadOptions } from './vast';
+import { loadVastAds, type LoadOptions } from './vast';
 
 const inline = (id: string, media = '<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">' +
   '<![CDATA[https://cdn.test/a.mp4]]></MediaFile>', skip = '') => `<VAST version="4.2"><Error>https://t.test/vast-error/${id}?c=[ERRORCODE]</Error>
@@ -48,11 +48,11 @@ async function failure(promise: Promise<unknown>): Promise<AdError> {
   throw new Error('expected a failure');
 }
 
-describe('loadVast', () => {
+describe('loadVastAds', () => {
   it('resolves an inline ad with its media file, skip offset and the request headers', async () => {
     const { options, requests, pings } = setup({ 'https://ads.test/a': inline('a', undefined, ' skipoffset="00:00:05"') },
       { headers: { 'X-Session-Context': 'fp' } });
-    const ad = await loadVast('https://ads.test/a', options);
+    const [ad] = await loadVastAds('https://ads.test/a', options);
     expect(ad.mediaFile.fileURL).toBe('https://cdn.test/a.mp4');
     expect(ad.linear.skipDelay).toBe(5);
     expect(ad.errorUrls).toEqual(expect.arrayContaining(['https://t.test/error/a?c=[ERRORCODE]',
@@ -67,7 +67,7 @@ describe('loadVast', () => {
       'https://ads.test/w2': wrapper('w2', 'https://ads.test/a'),
       'https://ads.test/a': inline('a'),
     });
-    const ad = await loadVast('https://ads.test/w1', options);
+    const [ad] = await loadVastAds('https://ads.test/w1', options);
     expect([...ad.linear.trackingEvents.start].sort()).toEqual(
       ['https://t.test/start/a', 'https://t.test/start/w1', 'https://t.test/start/w2']);
     expect(ad.ad.impressionURLTemplates.map((t) => t.url).sort()).toEqual(
@@ -79,7 +79,7 @@ describe('loadVast', () => {
     for (let i = 1; i <= 6; i += 1) routes[`https://ads.test/w${i}`] = wrapper(`w${i}`, `https://ads.test/w${i + 1}`);
     routes['https://ads.test/w7'] = inline('a');
     const { options, pings, requests } = setup(routes);
-    expect((await failure(loadVast('https://ads.test/w1', options))).code).toBe(302);
+    expect((await failure(loadVastAds('https://ads.test/w1', options))).code).toBe(302);
     expect(requests).toHaveLength(6);
     expect(pings.map(([, code]) => code)).toEqual([302]);
     expect(pings[0][0].sort()).toEqual([1, 2, 3, 4, 5, 6].map((i) => `https://t.test/error/w${i}?c=[ERRORCODE]`).sort());
@@ -90,7 +90,7 @@ describe('loadVast', () => {
     for (let i = 1; i <= 5; i += 1) routes[`https://ads.test/w${i}`] = wrapper(`w${i}`, `https://ads.test/w${i + 1}`);
     routes['https://ads.test/w6'] = inline('a');
     const { options } = setup(routes);
-    expect((await loadVast('https://ads.test/w1', options)).mediaFile.fileURL).toBe('https://cdn.test/a.mp4');
+    expect((await loadVastAds('https://ads.test/w1', options))[0].mediaFile.fileURL).toBe('https://cdn.test/a.mp4');
   });
 
   it.each([
@@ -101,7 +101,7 @@ describe('loadVast', () => {
     ['a 500', 900, 'Failed load VAST', 500],
   ])('%s is %i', async (_name, code, message, route) => {
     const { options, pings } = setup({ 'https://ads.test/x': route as Route });
-    const error = await failure(loadVast('https://ads.test/x', options));
+    const error = await failure(loadVastAds('https://ads.test/x', options));
     expect(error).toBeInstanceOf(AdError);
     expect([error.code, error.message]).toEqual([code, message]);
     if (code === 901) expect(pings).toEqual([[['https://t.test/root?c=[ERRORCODE]'], 901]]);
@@ -112,7 +112,7 @@ describe('loadVast', () => {
     const { options, requests } = setup(routes, {
       headersFor: (url) => vastRequestHeaders(url, ['https://partner.test'], 'https://ours.test', () => ({ 'X-Session-Context': 'fp' })),
     });
-    await loadVast('https://ours.test/w', options);
+    await loadVastAds('https://ours.test/w', options);
     expect(requests).toEqual([
       { url: 'https://ours.test/w', headers: { 'X-Session-Context': 'fp' } }, // the page's own origin
       { url: 'https://ads.test/a', headers: {} }, // a third-party ad server: a simple GET, no preflight
@@ -154,7 +154,7 @@ describe('loadVast', () => {
     const vpaid = '<MediaFile delivery="progressive" type="application/javascript" apiFramework="VPAID" width="640" ' +
       'height="360"><![CDATA[https://ads.test/vpaid.js]]></MediaFile>';
     const { options, pings } = setup({ 'https://ads.test/v': inline('v', vpaid) });
-    const error = await failure(loadVast('https://ads.test/v', options));
+    const error = await failure(loadVastAds('https://ads.test/v', options));
     expect([error.code, error.message]).toEqual([403, 'Not found supported mediaFile']);
     expect(pings).toEqual([[['https://t.test/error/v?c=[ERRORCODE]', 'https://t.test/vast-error/v?c=[ERRORCODE]'], 403]]);
   });
@@ -167,11 +167,11 @@ describe('loadVast', () => {
     const buffet = `<VAST version="4.2"><Error>https://t.test/root?c=[ERRORCODE]</Error>${ad('b1', 'Wrapper')}
       ${ad('b2', 'InLine')}</VAST>`;
     const direct = setup({ 'https://ads.test/pod': pod });
-    expect((await failure(loadVast('https://ads.test/pod', direct.options))).code).toBe(901);
+    expect((await failure(loadVastAds('https://ads.test/pod', direct.options))).code).toBe(901);
     expect(direct.pings).toEqual([[['https://t.test/error/p1?c=[ERRORCODE]', 'https://t.test/error/p2?c=[ERRORCODE]'], 901]]);
 
     const wrapped = setup({ 'https://ads.test/w': wrapper('w', 'https://ads.test/buffet'), 'https://ads.test/buffet': buffet });
-    expect((await failure(loadVast('https://ads.test/w', wrapped.options))).code).toBe(901);
+    expect((await failure(loadVastAds('https://ads.test/w', wrapped.options))).code).toBe(901);
     const pinged = wrapped.pings.flatMap(([urls, code]) => urls.map((url) => `${code} ${url}`));
     expect(pinged.sort()).toEqual([ // the target's root and both its ads, and the wrapper that led there, once each
       '901 https://t.test/error/b1?c=[ERRORCODE]', '901 https://t.test/error/b2?c=[ERRORCODE]',
@@ -182,18 +182,18 @@ describe('loadVast', () => {
   it('times a hung document out with 350, a hung wrapper target with 301 (pinging the wrapper)', async () => {
     const root = setup({ 'https://ads.test/x': 'hang' });
     const started = Date.now();
-    expect((await failure(loadVast('https://ads.test/x', root.options))).code).toBe(350);
+    expect((await failure(loadVastAds('https://ads.test/x', root.options))).code).toBe(350);
     expect(Date.now() - started).toBeLessThan(1000);
 
     const chained = setup({ 'https://ads.test/w': wrapper('w', 'https://ads.test/x'), 'https://ads.test/x': 'hang' });
-    expect((await failure(loadVast('https://ads.test/w', chained.options))).code).toBe(301);
+    expect((await failure(loadVastAds('https://ads.test/w', chained.options))).code).toBe(301);
     expect(chained.pings).toEqual([[['https://t.test/error/w?c=[ERRORCODE]'], 301]]);
   });
 
   it('a wrapper target that answers wrongly reports its own code to the wrapper, a hung one 301', async () => {
     for (const [target, code] of [['<VAST><Ad>', 100], ['<VAST version="4.2"></VAST>', 901], [404, 900]] as const) {
       const { options, pings } = setup({ 'https://ads.test/w': wrapper('w', 'https://ads.test/x'), 'https://ads.test/x': target });
-      expect((await failure(loadVast('https://ads.test/w', options))).code).toBe(code);
+      expect((await failure(loadVastAds('https://ads.test/w', options))).code).toBe(code);
       expect(pings.at(-1)).toEqual([['https://t.test/error/w?c=[ERRORCODE]'], code]);
     }
   });
@@ -204,7 +204,7 @@ describe('loadVast', () => {
     for (const [media, code] of [[noSize, 401], [flv, 403]] as const) {
       const { options, pings } = setup({ 'https://ads.test/w': wrapper('w', 'https://ads.test/a'),
         'https://ads.test/a': inline('a', media) });
-      expect((await failure(loadVast('https://ads.test/w', options))).code).toBe(code);
+      expect((await failure(loadVastAds('https://ads.test/w', options))).code).toBe(code);
       expect(pings).toHaveLength(1);
       expect(pings[0][1]).toBe(code);
       expect(pings[0][0]).toEqual(expect.arrayContaining(['https://t.test/error/w?c=[ERRORCODE]',
@@ -215,7 +215,7 @@ describe('loadVast', () => {
   it('stops on abort without a ping and rethrows the abort', async () => {
     const controller = new AbortController();
     const { options, pings } = setup({ 'https://ads.test/x': 'hang' }, { signal: controller.signal, timeoutMs: 5000 });
-    const pending = failure(loadVast('https://ads.test/x', options));
+    const pending = failure(loadVastAds('https://ads.test/x', options));
     controller.abort(new DOMException('new episode', 'AbortError'));
     const error = await pending;
     expect((error as unknown as DOMException).name).toBe('AbortError');

@@ -1,13 +1,15 @@
-// Loading one VAST URL into a playable ad: @dailymotion/vast-client parses, follows wrappers and merges their
-// tracking; the spec's rules go on top (§5, §8): our own fetch (headers, abort, a 5 s timeout per request), XML
-// that fails to parse is 100, a document without exactly one Ad is 901, a bad HTTP answer 900, a hung root 350 and
-// a hung wrapper 301, then the media file choice (401/403). Every error pings the Error URLs of every document in
-// the chain with its code, through our keepalive pixels instead of the library's <img> ones.
-import { VASTClient } from '@dailymotion/vast-client';
+// Loading one VAST URL into the ads of a break: @dailymotion/vast-client parses, follows wrappers and merges their
+// tracking (ads/vastLibrary: the one place that touches its internals); the spec's rules go on top (§5, §8): our own
+// fetch (headers, abort, a 5 s timeout per request), each document checked and each failure coded (ads/vastErrors:
+// 100, 102, 900, 901, a hung root 350 and a hung wrapper 301), then the ads with their media files (ads/vastPods:
+// 401/403, pods). Every error pings the Error URLs of every document in the chain with its code, through our
+// keepalive pixels instead of the library's <img> ones.
 import { fetchWithin, type AdRequest } from './list';
 import { pingError } from './pixels';
-import { AdError, AdErrorCode, adError, chooseMediaFile, type AdMediaFile } from './rules';
-import { parseXml } from './xml';
+import { AdError, AdErrorCode, adError, type AdMediaFile } from './rules';
+import { checkDocument, fetchFailure, libraryErrorCode } from './vastErrors';
+import { createVastClient } from './vastLibrary';
+import { errorUrlsOf, pickBreak, resolveAd } from './vastPods';
 
 export interface VastMediaFile extends AdMediaFile {
   fileURL: string | null;
@@ -66,36 +68,12 @@ export interface LoadOptions extends AdRequest {
   pods?: boolean;
 }
 
+/** What the library's urlHandler answers for one document of the chain. */
 interface HandlerResult {
   xml?: Document;
   error?: Error;
   statusCode?: number | null;
   details?: { byteLength: number; statusCode: number; rawXml: string };
-}
-
-/** In-memory capping storage: the library must not touch the page's localStorage (it may throw or be shared). */
-function memoryStorage() {
-  const values = new Map<string, unknown>();
-  return { getItem: (key: string) => values.get(key), setItem: (key: string, value: unknown) => values.set(key, value) };
-}
-
-/** The child elements of `parent` named `names`. */
-function childrenNamed(parent: Element | null, ...names: string[]): Element[] {
-  return Array.from(parent?.children ?? []).filter((child) => names.includes(child.localName));
-}
-
-function adsOf(xml: Document): Element[] {
-  return childrenNamed(xml.documentElement, 'Ad');
-}
-
-/** The document's own Error URLs, and those of each <Ad>'s InLine or Wrapper: where an ad server hears why the
- * document will not play (an ad-level one is all a pod or a buffet has). */
-function documentErrorUrls(xml: Document): string[] {
-  const bodies = adsOf(xml).flatMap((ad) => childrenNamed(ad, 'InLine', 'Wrapper'));
-  return [xml.documentElement, ...bodies]
-    .flatMap((element) => childrenNamed(element, 'Error'))
-    .map((child) => (child.textContent ?? '').trim())
-    .filter(Boolean);
 }
 
 /** One GET under the spec's timeout (body included), aborted with the caller's signal too. */
@@ -105,41 +83,24 @@ function fetchText(url: string, options: LoadOptions): Promise<{ status: number;
 }
 
 /**
- * Resolves `url` to a playable ad or throws an AdError (an abort rethrows the AbortError). The pings of every
- * error have gone out when it returns or throws.
+ * The ads `url` plays in one break: one under spec §5, a pod (with buffet stand-ins) when `options.pods`. Throws an
+ * AdError (an abort rethrows the AbortError); the pings of every error have gone out when it returns or throws.
  */
-export async function loadVast(url: string, options: LoadOptions): Promise<LoadedAd> {
-  return (await loadVastAds(url, { ...options, pods: false }))[0];
-}
-
-/** The ads `url` plays in one break: one under spec §5, a pod (with buffet replacements) when `options.pods`. */
 export async function loadVastAds(url: string, options: LoadOptions): Promise<LoadedAd[]> {
   const ping = options.ping ?? ((urls: string[], code: AdErrorCode) => void pingError(urls, code));
   let rootFailure: AdError | null = null; // why our handler refused the list's own document
-  const client = new VASTClient(0, 0, memoryStorage() as unknown as ConstructorParameters<typeof VASTClient>[2]);
-  const parser = client.getParser();
-  // The library's own error pixels (a failed or too deep wrapper, no ad, an ad without media) go through ours. It
-  // says 303 for an ad left with no media file; the spec says 401 (such a call carries the ad's `system`).
-  // It also says 301 for any wrapper target that failed; a target that answered (bad XML, no single Ad, a bad HTTP
-  // status) gets its own code, only a timeout keeps 301.
-  let libraryCode: AdErrorCode | null = null;
-  let wrapperFailure: AdError | null = null;
-  parser.trackVastError = (urls: string[], error: { ERRORCODE?: number }, ...data: object[]) => {
-    let code = (error.ERRORCODE ?? AdErrorCode.UNDEFINED) as AdErrorCode;
-    if (code === AdErrorCode.NO_RESPONSE && data.some((item) => item && 'system' in item)) {
-      code = AdErrorCode.NO_MEDIA_FILE;
-    }
-    if (code === AdErrorCode.WRAPPER_TIMEOUT && wrapperFailure && wrapperFailure.code !== AdErrorCode.WRAPPER_TIMEOUT) {
-      code = wrapperFailure.code;
-    }
-    libraryCode = code;
-    ping(urls, code);
-  };
+  let wrapperFailure: AdError | null = null; // why it refused a wrapper's target
+  let libraryCode: AdErrorCode | null = null; // the last error the library reported
+  const client = createVastClient((urls, code, data) => {
+    libraryCode = libraryErrorCode(code, data, wrapperFailure);
+    ping(urls, libraryCode);
+  });
 
   const urlHandler = {
     async get(documentUrl: string): Promise<HandlerResult> {
+      const isRoot = documentUrl === url;
       const refuse = (error: AdError, statusCode: number | null = null): HandlerResult => {
-        if (documentUrl === url) rootFailure = error;
+        if (isRoot) rootFailure = error;
         else wrapperFailure = error;
         return { error, statusCode };
       };
@@ -148,27 +109,15 @@ export async function loadVastAds(url: string, options: LoadOptions): Promise<Lo
         answer = await fetchText(documentUrl, options);
       } catch (error) {
         if (options.signal?.aborted) return { error: error as Error };
-        const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-        const isRoot = documentUrl === url;
-        if (timedOut) return refuse(adError(isRoot ? AdErrorCode.LOAD_TIMEOUT : AdErrorCode.WRAPPER_TIMEOUT));
-        return refuse(adError(AdErrorCode.UNDEFINED, { failedLoad: true }));
+        return refuse(fetchFailure(error, isRoot));
       }
-      if (!answer.ok) return refuse(adError(AdErrorCode.UNDEFINED, { failedLoad: true }), answer.status);
-      const xml = parseXml(answer.text);
-      if (!xml) return refuse(adError(AdErrorCode.XML_PARSE), answer.status);
-      if (xml.documentElement.localName !== 'VAST') {
-        return refuse(adError(AdErrorCode.VERSION_UNSUPPORTED), answer.status); // VAST 1.0's VideoAdServingTemplate
-      }
-      const count = adsOf(xml).length;
-      if (count === 0 || (count > 1 && !(options.pods && documentUrl === url))) {
-        // Spec §5: one <Ad> per document, else 901. A pod, a buffet or a waterfall (several <Ad>s) is refused whole,
-        // so each of its ads hears it, or the ad server sees neither an impression nor an error; a document with
-        // no ad can only report at its root.
-        ping(documentErrorUrls(xml), AdErrorCode.EMPTY_VAST);
-        return refuse(adError(AdErrorCode.EMPTY_VAST), answer.status);
+      const checked = checkDocument(answer, Boolean(options.pods && isRoot));
+      if ('error' in checked) {
+        if (checked.pingUrls) ping(checked.pingUrls, checked.error.code);
+        return refuse(checked.error, answer.status);
       }
       return {
-        xml,
+        xml: checked.xml,
         details: { byteLength: answer.text.length, statusCode: answer.status, rawXml: answer.text },
       };
     },
@@ -186,48 +135,12 @@ export async function loadVastAds(url: string, options: LoadOptions): Promise<Lo
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     throw rootFailure ?? adError(AdErrorCode.UNDEFINED, { failedLoad: true });
   }
-
-  /** One ad with the file it plays, or its error (pinged to its own Error URLs and the document's). */
-  const resolve = (ad: VastAd): LoadedAd | AdError => {
-    const errorUrls = [...(ad.errorURLTemplates ?? []), ...response.errorURLTemplates];
-    const linear = ad.creatives.find((creative): creative is VastLinear => creative.type === 'linear');
-    const chosen = chooseMediaFile(linear?.mediaFiles ?? [], options.canPlay);
-    if (!linear || chosen instanceof AdError) {
-      const error = chosen instanceof AdError ? chosen : adError(AdErrorCode.NO_MEDIA_FILE);
-      ping(errorUrls, error.code);
-      return error;
-    }
-    return { url, ad, linear, mediaFile: chosen, errorUrls };
-  };
   if (response.ads.length === 0) throw adError(libraryCode ?? AdErrorCode.NO_RESPONSE); // the library pinged already
-  if (!options.pods) {
-    const single = resolve(response.ads[0]);
-    if (single instanceof AdError) throw single;
-    return [single];
-  }
-  const order = (ad: VastAd) => Number(ad.sequence) || 0;
-  const pod = response.ads.filter((ad) => order(ad) > 0).sort((a, b) => order(a) - order(b));
-  const buffet = response.ads.filter((ad) => order(ad) === 0);
-  let lastError: AdError = adError(AdErrorCode.NO_SUPPORTED_MEDIA);
-  const nextFromBuffet = (): LoadedAd | null => {
-    for (let ad = buffet.shift(); ad; ad = buffet.shift()) {
-      const loaded = resolve(ad);
-      if (!(loaded instanceof AdError)) return loaded;
-      lastError = loaded;
-    }
-    return null;
-  };
-  const played: LoadedAd[] = [];
-  for (const ad of pod) {
-    const loaded = resolve(ad);
-    if (loaded instanceof AdError) lastError = loaded;
-    const use = loaded instanceof AdError ? nextFromBuffet() : loaded;
-    if (use) played.push(use);
-  }
-  if (pod.length === 0) {
-    const first = nextFromBuffet();
-    if (first) played.push(first);
-  }
-  if (played.length === 0) throw lastError;
-  return played;
+  const chosen = pickBreak(response.ads, Boolean(options.pods), (ad) => {
+    const loaded = resolveAd(ad, response, url, options.canPlay);
+    if (loaded instanceof AdError) ping(errorUrlsOf(ad, response), loaded.code); // its own Error URLs and the document's
+    return loaded;
+  });
+  if (chosen instanceof AdError) throw chosen;
+  return chosen;
 }
