@@ -1,62 +1,76 @@
-// Every behavioural constant of the player in one place, each with the spec section it comes from and its owner.
+// Every behavioural constant of the player in one place, each with the spec section it comes from and its owner: the
+// file under static_src/ that reads it (as hls.js's src/config.ts names the controller each setting is for).
 // Change a number here, never at the place that uses it.
 
 export const DEFAULTS = {
-  controlsHideMs: 2000, // §9: controls hide after 2000 ms (never while preloading); owner ui/useIdle
+  controlsHideMs: 2000, // §9: controls hide after 2000 ms (never while preloading); owner ui/useIdleControls
   progressSaveMs: 10_000, // §5, §9: progress saved at most every 10 s, never on the first tick; owner player/progress
   timeSavingThrottleMs: 1000, // §9: time saving throttle 1 s (timeProgressChanged); owner embed/bridge
-  parentCommandsPerSecond: 20, // ours: commands the parent page may send per second, the rest dropped; embed/bridge
+  parentCommandsPerSecond: 20, // ours: commands the parent page may send a second, the rest dropped; owner embed/bridge
   // ours: with request_headers=1 (/lib.js relays the publisher's ad-request headers) the first ad request waits this
   // long at most for them: a message round trip takes milliseconds, a publisher page busy with its own scripts longer,
-  // and past this the ads go without them rather than hold the film; owner player.tsx
+  // and past this the ads go without them rather than hold the film; owner player.tsx (embed/requestHeaders waits)
   parentHeadersWaitMs: 1000,
-  skipStepS: 10, // §9: skip buttons, double tap on the side fifths, media session default step; owner controller
+  // §9: skip buttons, double tap on the side fifths, media session default step; owners ui/Controls, ui/useGestures,
+  // ui/keys (j, l), player/platformController (the media session's)
+  skipStepS: 10,
   keySeekS: 5, // §9: keyboard seek step; owner ui/keys
   keySeekShiftS: 10, // §9: keyboard seek step with shift; owner ui/keys
-  keyVolumeStep: 0.05, // §9: keyboard volume step; owner ui/keys
+  keyVolumeStep: 0.05, // §9: keyboard volume step (and the volume slider's); owners ui/keys, ui/Controls
   keyVolumeShiftStep: 0.1, // §9: keyboard volume step with shift; owner ui/keys
-  rateStep: 0.25, // §9: keyboard rate step; owner ui/keys
-  rateMin: 0.25, // §9: playback-rate range; owner controller
-  rateMax: 2, // §9
-  rates: [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2], // §9: playback-rate menu; 1 is labelled 'Обычная'
-  gains: [1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4], // §9: audio gain menu, shown as percentages; 1 is 'Disabled'
+  rateStep: 0.25, // §9: keyboard rate step; owners ui/keys, player/limits (rates snap to it)
+  rateMin: 0.25, // §9: playback-rate range; owner player/limits
+  rateMax: 2, // §9: playback-rate range; owners player/limits, analytics/clock
+  rates: [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2], // §9: rate menu, 1 labelled 'Обычная'; owner ui/menus/RateMenu
+  gains: [1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4], // §9: gain menu, as percentages, 1 'Disabled'; owner ui/menus/AudioMenu
   singleTapMs: 250, // §9: gesture debounce, single tap; owner ui/gestures
-  doubleTapMs: 275, // §9: gesture debounce, double tap; owner ui/gestures (also the length of uiState's tapGuard)
+  doubleTapMs: 275, // §9: gesture debounce, double tap; owners ui/gestures, ui/uiState (the length of its tapGuard)
   sideZoneFraction: 0.2, // §9: double tap on a side fifth seeks; owner ui/gestures
-  captionsSampleMs: 2500, // §9: 'Captions look like this.' shown this long after a style change; owner ui/Captions
+  captionsSampleMs: 2500, // §9: 'Captions look like this.' shown this long after a style change; owner ui/uiState
   menuDragClearMs: 300, // §9: a menu's drag state clears 300 ms after drag end; owner ui/Menu
   liveEdgeToleranceS: 10, // §9: within this of the live edge counts as live; owner player/live
   minLiveDvrWindowS: 60, // §9: a shorter seekable window is not offered as DVR; owner player/live
-  unknownTime: -2, // §9: sentinel for an unknown duration or remaining time
-  smallBreakpointPx: 640, // §2: the mobile layout at and below this width; owner player.css and ui/useLayout
-  shareWidthRem: 21, // §2: share popup width; owner player.css
-  nextCardLeadS: 10, // ours: the next-episode card shows over an episode's last 10 s (§4: and at its end); ui/Overlays
-  resumeBelowFraction: 0.95, // ours: an episode picked from a menu resumes its saved time unless nearly finished
+  // §9: sentinel for an unknown duration or remaining time; owners player/format, ui/Controls, analytics/payload
+  unknownTime: -2,
+  smallBreakpointPx: 640, // §2: the mobile layout at and below this width; owner ui/useLayout (styles/controls.css)
+  // ours: the next-episode card shows over an episode's last 10 s (§4: and at its end); owner ui/Player
+  nextCardLeadS: 10,
+  // ours: an episode picked from a menu resumes its saved time unless this much of it was played; owner player/progress
+  resumeBelowFraction: 0.95,
   seekFlashMs: 600, // ours: how long a double tap's '+10 с' stays on screen; owner ui/uiState
-  menuDragThresholdPx: 8, // ours: a pointer moving further than this inside a menu is a drag, not a choice; ui/Menu
-  firstPaintFallbackMs: 100, // ours: the entry runs after the first paint, or after this when no frame comes (hidden)
-  uiDeadlineMs: 4000, // ours: with auto_play the interface mounts after the first frame, or after this at the latest
-  contentLoadGateMs: 1500, // ours: under a pre-roll that has not shown its first frame by then, the episode loads anyway; owner controller
+  // ours: a pointer moving further than this inside a menu is a drag, not a choice; owner ui/Menu
+  menuDragThresholdPx: 8,
+  // ours: the entry runs after the first paint, or after this when no frame comes (hidden); owner player.tsx
+  firstPaintFallbackMs: 100,
+  // ours: with auto_play the interface mounts after the first frame, or after this at the latest; owner player.tsx
+  uiDeadlineMs: 4000,
+  // ours: under a pre-roll that has not shown its first frame by then, the episode loads anyway; owner player/hold
+  contentLoadGateMs: 1500,
   // ours: under a pre-roll the film buffers this far ahead, no further (hls.js; native HLS decides itself): about two
   // segments of the usual 4-6 s, so that the film starts at the ad's end without a stall while loading resumes; the
   // rest of the forward buffer (HLS_CONFIG) only once the film plays, so a viewer who leaves during the ad costs
   // a few seconds of film, not a minute; owner player/controller
   prerollBufferAheadS: 8,
-  vastTimeoutMs: 5000, // §8 (301/350): each VAST request, body included; owner ads/vast
-  vastMaxWrappers: 5, // wrappers followed before an inline; owner ads/vast
-  adMediaTimeoutMs: 8000, // §8 (402): an ad file that neither loads nor starts by then; owner ads/unit
-  adVisibleRatio: 0.51, // §4, §9: an ad plays only while this much of the player is in view; owner ads/rules
-  midrollMinContentS: 1800, // §4, §9: a mid-roll only in content longer than this, at its half; owner ads/scheduler
+  // §8 (301/350): each VAST request, body included, and the ad list's; owners ads/boot (ads/vast), player.tsx
+  vastTimeoutMs: 5000,
+  vastMaxWrappers: 5, // wrappers followed before an inline; owner ads/boot (ads/vast follows them)
+  adMediaTimeoutMs: 8000, // §8 (402): an ad file that neither loads nor starts by then; owner ads/boot (ads/unit)
+  adVisibleRatio: 0.51, // §4, §9: an ad plays only while this much of the player is seen; owners ads/rules, ads/layer
+  // §4, §9: a mid-roll only in content longer than this, at its half; owner ads/boot (ads/scheduler)
+  midrollMinContentS: 1800,
   analyticsTimeupdateMs: 60_000, // §7, §9: the timeupdate analytics event every 60 s of playing; owner analytics/clock
   adProgressThrottleMs: 1000, // §7, §9: videoplayer_ad_timeupdate at most once a second; owner analytics/session
-  progressMilestones: [0.1, 0.25, 0.5, 0.75, 0.95, 1], // §9: progress analytics, once each per episode; analytics/clock
+  // §9: progress analytics, once each per episode; owner analytics/clock
+  progressMilestones: [0.1, 0.25, 0.5, 0.75, 0.95, 1],
   // §9: network classes by estimated bandwidth in KB/s (1 KB = 1000 bytes), each below its bound, 'wifi' above the
   // last; owner analytics/classify
   networkClassesKBps: [['gprs', 50], ['2g', 300], ['3g', 1000], ['4g', 4000]],
-  analyticsTickCapMs: 1000, // ours: a longer gap between time updates (a stall, a throttled tab) is not playing time
-  analyticsBufferMax: 500, // ours: events kept until the analytics chunk has loaded, the rest dropped; analytics/record
-  defaultVolume: 1, // §3: player-volume default
-  defaultMuted: false, // §3: player-muted default
+  // ours: a longer gap between time updates (a stall, a throttled tab) is not playing time; owner analytics/clock
+  analyticsTickCapMs: 1000,
+  // ours: events kept until the analytics chunk has loaded, the rest dropped; owner analytics/record
+  analyticsBufferMax: 500,
+  defaultVolume: 1, // §3: player-volume default; owners core/storage, player/limits, player/controller (unmute at 0)
+  defaultMuted: false, // §3: player-muted default; owner core/storage
   fingerprintTimeoutMs: 1000, // §9: past this the fingerprint is the quick hash, not SHA-256; owner api/fingerprint
   fingerprintCookieDays: 365, // §3, §9: the device_fp cookie's lifetime; owner api/fingerprint
   // §4: an access token this close to its exp counts as expired and is refreshed before the call (the request's
