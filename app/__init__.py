@@ -7,8 +7,21 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.typing import ResponseReturnValue
 
+from app import registry
 from app.config import INSTANCE_DIR, PROJECT_ROOT, Settings
+from app.registry import RevocationList
+from app.transaction import register_effects, transaction
+
+
+class Application(Flask):
+    """Flask, with each view's dispatch in one transaction (app/transaction.py): a request commits once, after its
+    view, and its error handlers see a failed commit as they see any other failure."""
+
+    def dispatch_request(self) -> ResponseReturnValue:
+        with transaction():
+            return super().dispatch_request()
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -22,7 +35,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     settings.resolve_secrets(INSTANCE_DIR)
     settings.check()
 
-    app = Flask(__name__, template_folder=str(PROJECT_ROOT / "templates"), static_folder=None)
+    app = Application(__name__, template_folder=str(PROJECT_ROOT / "templates"), static_folder=None)
     app.config.from_mapping(settings.flask_mapping())
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the schemas' field order is the documented one
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Russian text as text, not \u escapes
@@ -62,8 +75,9 @@ def _init_extensions(app: Flask) -> None:
     from app.schemas.common import ErrorSchema
 
     db.init_app(app)
+    register_effects()  # what follows a commit runs after it, never after a rollback
     with app.app_context():
-        app.extensions["database_breaker"] = guard_engine(app, db.engine)  # deadlines, 503 while it is gone
+        registry.register_database_breaker(app, guard_engine(app, db.engine))  # deadlines, 503 while it is gone
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     jwt.init_app(app)
     mail.init_app(app)
@@ -73,14 +87,14 @@ def _init_extensions(app: Flask) -> None:
     api.init_app(app)
     for name, scheme in SECURITY_SCHEMES.items():
         api.spec.components.security_scheme(name, scheme)
-    app.extensions["revocations"] = _revocations(app)  # revoked sessions, seen by every worker
+    registry.register_revocations(app, _revocations(app))  # revoked sessions, seen by every worker
     register_cache(app)  # the cache that never fails a request (app/caching.py)
     register_keeping(app)  # shared responses are kept as compressed (app/http/shared.py)
     compress.init_app(app)  # brotli or gzip for text responses only (app/http/compression.py)
-    app.extensions["assets_manifest"] = Manifest(app.config["ASSETS_DIR"], app.config["WIDGET_ASSETS_PATH"])
+    registry.register_assets(app, Manifest(app.config["ASSETS_DIR"], app.config["WIDGET_ASSETS_PATH"]))
 
 
-def _revocations(app: Flask) -> object:
+def _revocations(app: Flask) -> RevocationList:
     from app.services.accounts.revocations import DatabaseRevocations, RedisRevocations
 
     if not app.config["REDIS_URL"]:
@@ -137,7 +151,7 @@ def _register_blueprints(app: Flask) -> None:
     register_token_handlers()
     api.register_blueprint(ads_api)
     app.register_blueprint(player_bp)
-    app.extensions["embed_inline_sources"] = inline_sources  # the hashes of the page's CSP (app/http/headers.py)
+    registry.register_inline_sources(app, inline_sources)  # the hashes of the page's CSP (app/http/headers.py)
     register_static(app)
     init_admin(app)  # the editors' admin at /admin (app/admin)
     register_security_headers(app)  # framing and CSP headers on every response

@@ -36,8 +36,9 @@ def batch() -> None:
 def generate_sitemaps(base_url: str | None = None) -> bool:
     """Generates the sitemaps and says what came of it; False when another generation was running."""
     from app.extensions import db
+    from app.jobs.sitemaps import generate
     from app.services.seo.sitemap_entries import sitemap_config
-    from app.services.seo.sitemaps import GenerationRunning, generate
+    from app.services.seo.sitemaps import GenerationRunning
 
     base = base_url or current_app.config["PUBLIC_URL"] or DEVELOPMENT_BASE_URL
     try:
@@ -58,11 +59,11 @@ def reindex_command() -> None:
     import time
 
     from app.caching import invalidate_catalogue
-    from app.services.search.index import reindex
+    from app.jobs.search import rebuild_index
 
     batch()
     started = time.monotonic()
-    written = reindex()
+    written = rebuild_index()
     invalidate_catalogue()
     click.echo(f"search index: {written:,} contents in {time.monotonic() - started:.1f} s")
 

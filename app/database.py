@@ -146,3 +146,13 @@ def _unreachable(error: BaseException, dialect: str) -> bool:
         )
     text = str(error).lower()
     return any(sign in text for sign in ("unable to open", "disk i/o", "database is locked"))
+
+
+def dialect_insert(session: Any, entity: Any) -> Any:
+    """INSERT in the session's own dialect, which has ON CONFLICT (PostgreSQL's and SQLite's, the same methods): a
+    rule that may race another request for a unique key decides the race in one statement, so that the loser need
+    not roll back the rest of its transaction (app/transaction.py)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    dialect = session.get_bind().dialect.name
+    return {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[dialect](entity)

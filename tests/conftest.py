@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+import time_machine
 from aiosmtpd.controller import Controller
 from flask import Flask
 from flask.testing import FlaskClient
@@ -139,6 +141,14 @@ def app(migrated_database: str, assets_built: Path, tmp_path: Path,
         empty_tables()
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def clock() -> Iterator[time_machine.Traveller]:
+    """The wall clock held still for the test (app/clock.py's ``now()``, JWTs, rate-limit windows): a test moves it
+    with ``clock.shift(seconds)`` instead of sleeping. Monotonic time (deadlines, breakers) goes on as it does."""
+    with time_machine.travel(datetime.now(UTC), tick=False) as traveller:
+        yield traveller
 
 
 def empty_tables() -> None:

@@ -19,9 +19,8 @@ from werkzeug.wrappers import Response
 from wtforms import EmailField, PasswordField
 from wtforms.validators import DataRequired, Length
 
-from app.api.access import ROLE_RANK
-from app.api.accounts import limited_per_account, limited_per_ip
 from app.extensions import db
+from app.http.rates import limited_per_account, limited_per_ip
 from app.models import Account, Role
 from app.models.accounts import MAX_EMAIL, PASSWORD_MAX_LENGTH
 from app.services.accounts import accounts
@@ -47,7 +46,7 @@ def signed_in() -> Account | None:
     account = None
     if isinstance(held, dict) and isinstance(held.get("id"), int):
         found = db.session.get(Account, held["id"])
-        if (found is not None and not found.blocked and ROLE_RANK[found.role.value] >= ROLE_RANK[Role.EDITOR.value]
+        if (found is not None and not found.blocked and Role.EDITOR.admits(found.role)
                 and held.get("fingerprint") == fingerprint(found)):
             account = found
     if account is None and held is not None:
@@ -58,7 +57,7 @@ def signed_in() -> Account | None:
 
 def may(role: Role) -> bool:
     account = signed_in()
-    return account is not None and ROLE_RANK[account.role.value] >= ROLE_RANK[role.value]
+    return account is not None and role.admits(account.role)
 
 
 class Guarded:
@@ -107,7 +106,7 @@ class SignInView(BaseView):
             except DomainError as refusal:
                 form.password.errors = [refusal.message]
             else:
-                if ROLE_RANK[account.role.value] < ROLE_RANK[Role.EDITOR.value]:
+                if not Role.EDITOR.admits(account.role):
                     form.password.errors = [NO_ACCESS]
                 else:
                     session.clear()  # a new session for the signed-in account (and a new CSRF secret)

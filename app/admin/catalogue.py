@@ -193,7 +193,6 @@ class ContentView(EditorModelView):
         chosen = [int(i) for i in ids]
         for content in db.session.scalars(db.select(Content).where(Content.id.in_(chosen))):
             content.published = published  # through the ORM, so that the audit trail records each
-        db.session.commit()
         reindex(chosen)
         flash(f"{'Опубликовано' if published else 'Снято с публикации'}: {len(chosen)}.", "success")
 

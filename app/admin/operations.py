@@ -14,6 +14,7 @@ from app.admin.access import Guarded, signed_in
 from app.caching import NAMED_CACHES, store
 from app.extensions import db
 from app.http.urls import public_base
+from app.jobs import sitemaps as sitemap_job
 from app.models import Role
 from app.services.errors import DomainError
 from app.services.seo import sitemap_entries, sitemaps
@@ -50,7 +51,7 @@ class OperationsView(Guarded, BaseView):
             flash("Форма устарела: нажмите кнопку ещё раз.", "error")
             return redirect(url_for(".index"))
         try:
-            done = sitemaps.generate(db.session, sitemap_entries.sitemap_config(current_app.config, public_base()))
+            done = sitemap_job.generate(db.session, sitemap_entries.sitemap_config(current_app.config, public_base()))
         except DomainError as refusal:
             flash(f"Карта сайта не собрана: {refusal.message}", "error")
         else:

@@ -2,11 +2,11 @@
 details. Rules live in app/services/accounts/accounts.py and sessions.py; tokens and cookies in app/http/tokens.py.
 
 Sign-in, sign-up, restore and refresh count per client address and per account (the email in the body, or the
-refresh token) before the view runs, so before any password is hashed; over the limit: 429 with Retry-After."""
+refresh token) before the view runs, so before any password is hashed (app/http/rates.py); over the limit: 429 with
+Retry-After. Each call is one transaction (app/transaction.py); its mail goes after the commit."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import timedelta
 from typing import Any
 
@@ -17,14 +17,15 @@ from flask_smorest import Blueprint
 from jwt import PyJWTError
 from werkzeug.wrappers import Response
 
-from app.api.access import VIEWER, require_role
-from app.api.docs import BEARER, answers, never_stored
+from app import registry
+from app.api.decorators import require_role
+from app.api.docs import answers, never_stored
 from app.errors import ApiError
-from app.extensions import limiter
 from app.http.mail import after_the_answer, send_later, send_now
-from app.http.rates import by_ip, configured
+from app.http.rates import limited_per_account, limited_per_ip
 from app.http.tokens import current_account_id, current_session_id, encode_grant, set_token_cookies
 from app.http.viewer import FINGERPRINT_HEADER, device_key
+from app.models import Role
 from app.schemas.accounts import (
     AcceptedSchema,
     CredentialsSchema,
@@ -41,30 +42,12 @@ from app.schemas.accounts import (
 from app.services.accounts import accounts, sessions
 from app.services.accounts.accounts import CodeRules, Mail
 from app.services.activity.progress import adopt_device_progress
+from app.transaction import after_commit, transaction
 
 blp = Blueprint("accounts", __name__, description="Accounts: sign-up, sign-in, tokens, passwords (spec §7)")
 MAIL_SENT = "Проверьте почту: мы отправили письмо с кодом"
 RESTORE_SENT = "Если этот адрес зарегистрирован, мы отправили на него письмо с кодом"
 PASSWORD_SET = "Пароль изменён: войдите с новым паролем"  # noqa: S105 - a message
-
-
-def by_account() -> str:
-    """The account a sign-in, sign-up or restore names (its email), or the refresh token presented; else the
-    address. Read from the body before the view: the limit comes before any hash."""
-    body = request.get_json(silent=True)
-    body = body if isinstance(body, dict) else {}
-    email = body.get("email") or request.form.get("email")  # the API's JSON, the admin's sign-in form
-    if isinstance(email, str) and email.strip():
-        return "account:" + accounts.normalise_email(email)[:254]
-    token = body.get("refreshToken") or request.cookies.get(current_app.config["JWT_REFRESH_COOKIE_NAME"])
-    if isinstance(token, str) and token:
-        return "refresh:" + hashlib.sha256(token.encode()).hexdigest()[:32]
-    return by_ip()
-
-
-limited_per_ip = limiter.shared_limit(configured("RATE_LIMIT_AUTH_IP"), scope="auth-ip", key_func=by_ip)
-limited_per_account = limiter.shared_limit(configured("RATE_LIMIT_AUTH_ACCOUNT"), scope="auth-account",
-                                           key_func=by_account)
 
 
 never_stored(blp)
@@ -75,13 +58,10 @@ def code_rules() -> CodeRules:
     return CodeRules(timedelta(minutes=config["ACCOUNT_CODE_MINUTES"]), int(config["ACCOUNT_CODE_ATTEMPTS"]))
 
 
-def revocations() -> Any:
-    return current_app.extensions["revocations"]
-
-
 def mail(message: Mail | None) -> None:
+    """Sends ``message`` once this request's changes are committed (the code it names is stored), after the answer."""
     if message is not None:
-        send_later(message.to, message.subject, message.body)
+        after_commit(lambda: send_later(message.to, message.subject, message.body))
 
 
 def signed_in(grant: sessions.Grant, status: int = 200) -> Response:
@@ -156,7 +136,7 @@ def refresh(body: dict[str, Any]) -> Any:
     _same_session(body.get("accessToken"), claims["sid"])
     config = current_app.config
     grant = sessions.rotate(claims["jti"], claims["sid"], config["JWT_REFRESH_TOKEN_EXPIRES"],
-                            timedelta(seconds=config["REFRESH_GRACE_SECONDS"]), revocations())
+                            timedelta(seconds=config["REFRESH_GRACE_SECONDS"]), registry.revocations())
     return signed_in(grant)
 
 
@@ -184,9 +164,10 @@ def start_restore(body: dict[str, Any]) -> Any:
     email, rules = body["email"], code_rules()
 
     def restore_later() -> None:
-        message = accounts.start_restore(email, rules)
-        if message is not None:
-            send_now(message.to, message.subject, message.body)
+        with transaction():
+            message = accounts.start_restore(email, rules)
+            if message is not None:
+                after_commit(lambda: send_now(message.to, message.subject, message.body))
 
     after_the_answer(restore_later)
     return {"message": RESTORE_SENT}
@@ -200,29 +181,26 @@ def start_restore(body: dict[str, Any]) -> Any:
 @answers(blp, 422, 429, body=True)
 def restore(body: dict[str, Any]) -> Any:
     """Sets the new password with the mailed code and ends every session of the account."""
-    account = accounts.restore_password(body["email"], body["code"], body["password"], code_rules())
-    sessions.revoke_account_sessions(account.id, "password_reset", revocations())
+    accounts.restore_password(body["email"], body["code"], body["password"], code_rules(), registry.revocations())
     return {"message": PASSWORD_SET}
 
 
 @blp.route("/user/password/change", methods=["POST"])
-@require_role(VIEWER)
+@require_role(blp, Role.VIEWER)
 @limited_per_ip
 @blp.arguments(PasswordChangeSchema)
 @blp.response(204)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 403, 422, 429, body=True)
 def change_password(body: dict[str, Any]) -> None:
     """Changes the password; every other session of the account ends (this one goes on)."""
-    account = accounts.change_password(current_account_id(), body["oldPassword"], body["newPassword"])
-    sessions.revoke_account_sessions(account.id, "password_change", revocations(), keep=current_session_id())
+    accounts.change_password(current_account_id(), body["oldPassword"], body["newPassword"], registry.revocations(),
+                             keep_session=current_session_id())
 
 
 @blp.route("/user/rename", methods=["PATCH"])
-@require_role(VIEWER)
+@require_role(blp, Role.VIEWER)
 @blp.arguments(RenameQuerySchema, location="query")
 @blp.response(200, OwnUserSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 422)
 def rename(query: dict[str, Any]) -> Any:
     """Renames the account (query ``name``)."""
@@ -230,9 +208,8 @@ def rename(query: dict[str, Any]) -> Any:
 
 
 @blp.route("/user/details")
-@require_role(VIEWER)
+@require_role(blp, Role.VIEWER)
 @blp.response(200, OwnUserSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401)
 def details() -> Any:
     """The signed-in account: id, email, name, role, subscription."""

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
 from flask_smorest import Blueprint
 
-from app.api.access import ADMIN, require_role
-from app.api.docs import BEARER, answers, id_parameter, never_stored
+from app import registry
+from app.api.decorators import require_role
+from app.api.docs import answers, id_parameter, never_stored
 from app.http.tokens import current_account_id
+from app.models import Role
 from app.models.ids import storable_id
 from app.schemas.accounts import NewUserSchema, UserPageSchema, UserSchema, UserSearchSchema
 from app.services.accounts import accounts
@@ -23,10 +24,9 @@ never_stored(blp)
 
 
 @blp.route("/administration/users", methods=["POST"])
-@require_role(ADMIN)
+@require_role(blp, Role.ADMIN)
 @blp.arguments(UserSearchSchema)
 @blp.response(200, UserPageSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 403, 422, body=True)
 def users(body: dict[str, Any]) -> Any:
     """Accounts whose email or name contains ``query``, by role and blocked state, newest first, a page at a time."""
@@ -36,10 +36,9 @@ def users(body: dict[str, Any]) -> Any:
 
 
 @blp.route("/administration/new-user", methods=["POST"])
-@require_role(ADMIN)
+@require_role(blp, Role.ADMIN)
 @blp.arguments(NewUserSchema)
 @blp.response(201, UserSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 403, 409, 422, body=True)
 def new_user(body: dict[str, Any]) -> Any:
     """A confirmed account with the given role and password."""
@@ -48,13 +47,12 @@ def new_user(body: dict[str, Any]) -> Any:
 
 @blp.route("/administration/block-user/<int:account_id>", methods=["POST"],
            parameters=[id_parameter("account_id", "an account's id", 42)])
-@require_role(ADMIN)
+@require_role(blp, Role.ADMIN)
 @blp.response(200, UserSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 403, 404, 409)
 def block_user(account_id: int) -> Any:
     """Blocks the account and ends its sessions (within a second on every worker). An administrator cannot block
     their own account."""
     if not storable_id(account_id):
         raise NotFound("account_not_found", "Учётная запись не найдена", {"id": account_id})
-    return accounts.set_blocked(account_id, True, current_account_id(), current_app.extensions["revocations"])
+    return accounts.set_blocked(account_id, True, current_account_id(), registry.revocations())

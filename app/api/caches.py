@@ -8,9 +8,10 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
-from app.api.access import ADMIN, require_role
-from app.api.docs import BEARER, answers, never_stored
+from app.api.decorators import require_role
+from app.api.docs import answers, never_stored
 from app.caching import NAMED_CACHES, store
+from app.models import Role
 from app.schemas.caches import CachesSchema
 from app.services.errors import NotFound
 
@@ -27,9 +28,8 @@ def _sizes() -> dict[str, Any]:
 
 
 @blp.route("/caches")
-@require_role(ADMIN)
+@require_role(blp, Role.ADMIN)
 @blp.response(200, CachesSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 403)
 def get_caches() -> Any:
     """The named caches and how many entries each holds."""
@@ -37,9 +37,8 @@ def get_caches() -> Any:
 
 
 @blp.route("/caches", methods=["DELETE"])
-@require_role(ADMIN)
+@require_role(blp, Role.ADMIN)
 @blp.response(200, CachesSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 403)
 def clear_caches() -> Any:
     """Clears every named cache; answers with their sizes after."""
@@ -49,9 +48,8 @@ def clear_caches() -> Any:
 
 
 @blp.route("/caches/<name>", methods=["DELETE"], parameters=[NAME])
-@require_role(ADMIN)
+@require_role(blp, Role.ADMIN)
 @blp.response(200, CachesSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 403, 404)
 def clear_cache(name: str) -> Any:
     """Clears one named cache (an unknown name is a 404); answers with every cache's size after."""

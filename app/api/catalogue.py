@@ -3,13 +3,14 @@ slug or Kinopoisk id (all from its snapshot), the most relevant contents, season
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from flask import Response, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
+from app.api.decorators import shared_read
 from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
 from app.http.media import sign_address
 from app.http.origins import domain_of
@@ -46,21 +47,15 @@ SERIES_ID = id_parameter("content_id", "a published content's id", 2)
 
 
 @blp.route("/contents/<int:content_id>", parameters=[FILM_ID])
-@blp.etag
-@blp.response(200, ContentSchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, ContentSchema, 404)
 def get_content_by_id(content_id: int) -> Any:
     """A published content: the player's fields (spec §3) and its details."""
     return content_of(content_id)
 
 
 @blp.route("/contents/by-slug/<slug>")
-@blp.etag
 @blp.doc(parameters=[SLUG_PARAMETER, "IF_NONE_MATCH"])  # a list given here replaces @blp.etag's: named again
-@blp.response(200, ContentSchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, ContentSchema, 404)
 def get_content_by_slug(slug: str) -> Any:
     """As ``GET /contents/{id}``, for the published content at this slug (an old slug: ``GET /redirect-info``)."""
     return content_of(published_id_by_slug(slug))
@@ -68,21 +63,15 @@ def get_content_by_slug(slug: str) -> Any:
 
 @blp.route("/kinopoisk/contents/<int:kinopoisk_id>",
            parameters=[id_parameter("kinopoisk_id", "the content's Kinopoisk id", 1000001)])
-@blp.etag
-@blp.response(200, ContentSchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, ContentSchema, 404)
 def get_content_by_kinopoisk_id(kinopoisk_id: int) -> Any:
     """As ``GET /contents/{id}``, for the published content with this Kinopoisk id."""
     return content_of(published_id_by_kinopoisk(kinopoisk_id))
 
 
 @blp.route("/contents/most-relevant")
-@blp.etag
 @blp.arguments(MostRelevantQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, page_of(ContentCardSchema), headers=SHARED_HEADERS)
-@answers(blp, 404, 422)
-@shareable()
+@shared_read(blp, page_of(ContentCardSchema), 404, 422)
 def get_most_relevant(content_type: str | None, page: int, pageSize: int) -> Any:
     """Published contents, most relevant first (README "API" says how relevance is ranked); ``type``: of this
     content type only (an unknown one is a 404)."""
@@ -91,20 +80,14 @@ def get_most_relevant(content_type: str | None, page: int, pageSize: int) -> Any
 
 
 @blp.route("/contents/<int:content_id>/seasons", parameters=[SERIES_ID])
-@blp.etag
-@blp.response(200, SeasonSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, SeasonSchema(many=True), 404)
 def get_seasons(content_id: int) -> Any:
     return dumped(get_snapshot(content_id).seasons)
 
 
 @blp.route("/episodes")
-@blp.etag
 @blp.arguments(EpisodesQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, EpisodeSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp, 404, 422)
-@shareable()
+@shared_read(blp, EpisodeSchema(many=True), 404, 422)
 def get_episodes(content_id: int) -> Any:
     """The content's episodes in play order; their media addresses only for a viewer the title may play for (the
     country, and the embedding page's domain from Referer), signed. Shared by everyone in a country unless the title
@@ -121,12 +104,8 @@ def get_episodes(content_id: int) -> Any:
 class FreshEpisodes(MethodView):
     """The newest episodes across series (spec §7 ``POST /episodes/fresh``; also a GET, which a CDN can keep)."""
 
-    decorators: ClassVar[list[Any]] = [shareable()]  # on the view function, where app/http/shared.py looks
-
-    @blp.etag
     @blp.arguments(FreshEpisodesQuerySchema, location="query", unknown=RAISE)
-    @blp.response(200, page_of(FreshEpisodeSchema), headers=SHARED_HEADERS)
-    @answers(blp, 404, 422)
+    @shared_read(blp, page_of(FreshEpisodeSchema), 404, 422)
     def get(self, query: dict[str, Any]) -> Any:
         """Episodes of published series, the last added first, each with its season and its content's card;
         ``type``: of this content type only (an unknown one is a 404)."""
@@ -142,10 +121,7 @@ class FreshEpisodes(MethodView):
 
 
 @blp.route("/episodes/<int:episode_id>/resource", parameters=[id_parameter("episode_id", "an episode's id", 3)])
-@blp.etag
-@blp.response(200, EpisodeResourceSchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, EpisodeResourceSchema, 404)
 def get_episode_resource(episode_id: int) -> Any:
     """What the player needs to play one episode of a published content: the content's player fields, the episode
     with its media address (signed, and only when it plays for this viewer: the country, and the embedding page's

@@ -6,14 +6,15 @@ with the query string alone, which a CDN can keep. ``/v2/types/…`` answers exa
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
-from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
-from app.http.shared import shareable, shared
+from app.api.decorators import shared_read
+from app.api.docs import answers, id_parameter, slug_parameter
+from app.http.shared import shared
 from app.schemas.cards import ContentCardSchema
 from app.schemas.lists import (
     CategoryContentsBodySchema,
@@ -40,31 +41,22 @@ TYPE_ID = id_parameter("id", "a content type's id", 1)
 
 
 @blp.route("/categories/<string:slug>/content-type/<string:type>", parameters=SLUGS)
-@blp.etag
-@blp.response(200, CategorySchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, CategorySchema, 404)
 def get_category(slug: str, type: str) -> Any:
     """One category of a content type (by their slugs), with its parent and its children in their order."""
     return shared(lists.get_category(type, slug))
 
 
 @blp.route("/categories/tree/content-type/<int:id>", parameters=[TYPE_ID])
-@blp.etag
-@blp.response(200, CategoryNodeSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, CategoryNodeSchema(many=True), 404)
 def get_category_tree(id: int) -> Any:
     """The content type's categories as a tree, siblings in position order."""
     return shared(lists.category_tree(id))
 
 
 @blp.route("/categories/main-mart/content-type/<int:id>", parameters=[TYPE_ID])
-@blp.etag
 @blp.arguments(MartQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
-@blp.response(200, MartEntrySchema(many=True), headers=SHARED_HEADERS)
-@answers(blp, 404, 422)
-@shareable()
+@shared_read(blp, MartEntrySchema(many=True), 404, 422)
 def get_type_main_mart(id: int, limit: int) -> Any:
     """The home page's showcase for one content type: its main-mart categories in position order, each with its
     first ``limit`` contents in the category's order."""
@@ -72,21 +64,15 @@ def get_type_main_mart(id: int, limit: int) -> Any:
 
 
 @blp.route("/categories/main-mart")
-@blp.etag
 @blp.arguments(MartQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
-@blp.response(200, MartEntrySchema(many=True), headers=SHARED_HEADERS)
-@answers(blp, 422)
-@shareable()
+@shared_read(blp, MartEntrySchema(many=True), 422)
 def get_main_mart(limit: int) -> Any:
     """The home page's showcase: the main-mart categories of every type, in position order, with their contents."""
     return shared(lists.main_mart(None, limit))
 
 
 @blp.route("/categories/filters/<int:id>", parameters=[TYPE_ID])
-@blp.etag
-@blp.response(200, FacetsSchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, FacetsSchema, 404)
 def get_filters(id: int) -> Any:
     """The facets of the content type's published contents with their counts: what the list filters can ask for."""
     return shared(lists.facets(id))
@@ -94,13 +80,8 @@ def get_filters(id: int) -> Any:
 
 @blp.route("/contents")
 class Contents(MethodView):
-    # on the view function Flask makes, where app/http/shared.py looks (a POST is never kept)
-    decorators: ClassVar[list[Any]] = [shareable()]
-
-    @blp.etag
     @blp.arguments(ContentsQuerySchema, location="query", unknown=RAISE)
-    @blp.response(200, CardPage, headers=SHARED_HEADERS)
-    @answers(blp, 422)
+    @shared_read(blp, CardPage, 422)
     def get(self, query: dict[str, Any]) -> Any:
         """Every published content, filtered and sorted by the query string (a list: the parameter repeated)."""
         return shared(lists.list_contents(list_request(query)).envelope())
@@ -116,12 +97,8 @@ class Contents(MethodView):
 
 
 class CategoryContents(MethodView):
-    decorators: ClassVar[list[Any]] = [shareable()]
-
-    @blp.etag
     @blp.arguments(CategoryContentsQuerySchema, location="query", unknown=RAISE)
-    @blp.response(200, CardPage, headers=SHARED_HEADERS)
-    @answers(blp, 404, 422)
+    @shared_read(blp, CardPage, 404, 422)
     def get(self, query: dict[str, Any], type: str, slug: str) -> Any:
         """The published contents of a category of a content type (by their slugs), filtered and sorted by the
         query string (a list: the parameter repeated); position is the category's own order."""

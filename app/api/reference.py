@@ -11,6 +11,7 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
+from app.api.decorators import shared_read
 from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
 from app.http.shared import shareable, shared
 from app.schemas.paging import PageQuerySchema, page_of
@@ -43,79 +44,55 @@ def envelope(page: Page) -> dict[str, Any]:
 
 
 @blp.route("/types")
-@blp.etag
-@blp.response(200, ContentTypeSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp)
-@shareable()
+@shared_read(blp, ContentTypeSchema(many=True))
 def get_types() -> Any:
     """Every content type, in the catalogue's order."""
     return shared(reference.content_types())
 
 
 @blp.route("/types/<int:type_id>", parameters=[id_parameter("type_id", "a content type's id", 1)])
-@blp.etag
-@blp.response(200, ContentTypeSchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, ContentTypeSchema, 404)
 def get_type(type_id: int) -> Any:
     return shared(types.content_type(type_id))
 
 
 @blp.route("/types/by-slug/<slug>", parameters=[TYPE_SLUG])
-@blp.etag
-@blp.response(200, ContentTypeSchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, ContentTypeSchema, 404)
 def get_type_by_slug(slug: str) -> Any:
     return shared(types.content_type_by_slug(slug))
 
 
 @blp.route("/genres")
-@blp.etag
-@blp.response(200, GenreSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp)
-@shareable()
+@shared_read(blp, GenreSchema(many=True))
 def get_genres() -> Any:
     """Every genre, by title."""
     return shared(reference.genres())
 
 
 @blp.route("/tags")
-@blp.etag
 @blp.arguments(ListQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, page_of(TagSchema), headers=SHARED_HEADERS)
-@answers(blp, 422)
-@shareable()
+@shared_read(blp, page_of(TagSchema), 422)
 def get_tags(query: str | None, page: int, pageSize: int) -> Any:
     """Tags by title, a page at a time; ``query`` keeps those whose title holds it."""
     return envelope(reference.tags(query, page, pageSize))
 
 
 @blp.route("/tags/<int:tag_id>", parameters=[id_parameter("tag_id", "a tag's id", 1)])
-@blp.etag
-@blp.response(200, TagSchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, TagSchema, 404)
 def get_tag(tag_id: int) -> Any:
     return shared(reference.tag(tag_id))
 
 
 @blp.route("/languages")
-@blp.etag
-@blp.response(200, LanguageSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp)
-@shareable()
+@shared_read(blp, LanguageSchema(many=True))
 def get_languages() -> Any:
     """Every language of the catalogue (audio and subtitles), by code."""
     return shared(reference.languages())
 
 
 @blp.route("/countries")
-@blp.etag
 @blp.arguments(ListQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, page_of(CountrySchema), headers=SHARED_HEADERS)
-@answers(blp, 422)
-@shareable()
+@shared_read(blp, page_of(CountrySchema), 422)
 def get_countries(query: str | None, page: int, pageSize: int) -> Any:
     """Countries by title, a page at a time; ``query`` keeps those whose title holds it or whose code it is. The same
     as ``POST /countries``, for a CDN to keep."""
@@ -133,21 +110,15 @@ def post_countries(query: str | None, page: int, pageSize: int) -> Any:
 
 
 @blp.route("/voice-authors")
-@blp.etag
-@blp.response(200, VoiceAuthorSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp)
-@shareable()
+@shared_read(blp, VoiceAuthorSchema(many=True))
 def get_voice_authors() -> Any:
     """Every voice author (a dubbing studio, or the original soundtrack), by title."""
     return shared(reference.voice_authors())
 
 
 @blp.route("/subtitles")
-@blp.etag
 @blp.arguments(SubtitlesQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, SubtitleLanguageSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp, 404, 422)
-@shareable()
+@shared_read(blp, SubtitleLanguageSchema(many=True), 404, 422)
 def get_subtitles(content_id: int | None) -> Any:
     """The languages that published contents have subtitles in, by code, with how many contents each; with
     ``content-id``, that content's languages only (404 for a content that is not published)."""
@@ -155,21 +126,15 @@ def get_subtitles(content_id: int | None) -> Any:
 
 
 @blp.route("/person-types")
-@blp.etag
-@blp.response(200, PersonTypeSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp)
-@shareable()
+@shared_read(blp, PersonTypeSchema(many=True))
 def get_person_types() -> Any:
     """Every kind of part (director, actor, …), in the order a content's credits show them."""
     return shared(reference.person_types())
 
 
 @blp.route("/person-types/<slug>/persons", parameters=[PERSON_TYPE_SLUG])
-@blp.etag
 @blp.arguments(ListQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, page_of(PersonSchema), headers=SHARED_HEADERS)
-@answers(blp, 404, 422)
-@shareable()
+@shared_read(blp, page_of(PersonSchema), 404, 422)
 def get_persons_of_type(slug: str, query: str | None, page: int, pageSize: int) -> Any:
     """The persons with a part of this type in a published content, by name, a page at a time; ``query`` keeps those
     whose name or original name holds it. The same as the POST, for a CDN to keep."""
@@ -187,11 +152,8 @@ def post_persons_of_type(slug: str, query: str | None, page: int, pageSize: int)
 
 
 @blp.route("/persons/<int:person_id>/contents", parameters=[id_parameter("person_id", "a person's id", 2)])
-@blp.etag
 @blp.arguments(PageQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, page_of(PersonContentSchema), headers=SHARED_HEADERS)
-@answers(blp, 404, 422)
-@shareable()
+@shared_read(blp, page_of(PersonContentSchema), 404, 422)
 def get_person_contents(person_id: int, page: int, pageSize: int) -> Any:
     """The person's published contents as cards, newest year first, each with the person's parts in it."""
     return envelope(reference.person_contents(person_id, page, pageSize))

@@ -3,15 +3,16 @@ The rules: app/services/search/query.py; README "Search"."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
-from app.api.docs import SHARED_HEADERS, answers
+from app.api.decorators import shared_read
+from app.api.docs import answers
 from app.caching import store
-from app.http.shared import share, shareable
+from app.http.shared import share
 from app.schemas.search import SearchBodySchema, SearchPageSchema, SearchQuerySchema
 from app.services.catalogue.filters import list_request
 from app.services.search.query import search
@@ -27,12 +28,8 @@ def found(loaded: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/v2/contents/search")
 class Search(MethodView):
-    decorators: ClassVar[list[Any]] = [shareable()]  # on the view function, where app/http/shared.py looks
-
-    @blp.etag
     @blp.arguments(SearchQuerySchema, location="query", unknown=RAISE)
-    @blp.response(200, SearchPageSchema, headers=SHARED_HEADERS)
-    @answers(blp, 422)
+    @shared_read(blp, SearchPageSchema, 422)
     def get(self, request: dict[str, Any]) -> Any:
         """Published contents matching every word in a field (title, original title or transliteration, people,
         description) and the filters of ``GET /contents`` (a list: the parameter repeated), best first."""

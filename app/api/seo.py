@@ -23,10 +23,12 @@ from typing import Any
 from flask import Response, current_app, request, url_for
 from flask_smorest import Blueprint
 
-from app.api.access import ADMIN, require_role
-from app.api.docs import BEARER, NO_STORE, answers
+from app.api.decorators import require_role
+from app.api.docs import NO_STORE, answers
 from app.extensions import db
 from app.http.urls import absolute_url, public_base
+from app.jobs import sitemaps as sitemap_job
+from app.models import Role
 from app.models.ids import MAX_ID, storable_id
 from app.schemas.seo import SitemapMetaSchema
 from app.services.errors import NotFound
@@ -104,9 +106,8 @@ def sitemap_file(number: int) -> Response:
 
 
 @blp.route("/debug/meta/sitemap.xml")
-@require_role(ADMIN)
+@require_role(blp, Role.ADMIN)
 @blp.response(200, SitemapMetaSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 403)
 def sitemap_meta() -> Any:
     """JSON, despite the path's name: the live generation (when, how long, how many URLs, videos and files, each
@@ -115,15 +116,14 @@ def sitemap_meta() -> Any:
 
 
 @blp.route("/debug/generate-sitemap-xml", methods=["GET", "POST"])
-@require_role(ADMIN)
+@require_role(blp, Role.ADMIN)
 @blp.response(200, SitemapMetaSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 403, 409)
 def generate_sitemap() -> Any:
     """Regenerates every sitemap file now, for this service's public address, and answers the new generation; 409
     while another generation runs. The files change for every reader at once when it is done."""
     settings = sitemap_entries.sitemap_config(current_app.config, public_base())
-    return sitemaps.generate(db.session, settings), NO_STORE
+    return sitemap_job.generate(db.session, settings), NO_STORE
 
 
 def _serve(found: sitemaps.StoredFile) -> Response:

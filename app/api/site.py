@@ -7,8 +7,8 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
-from app.api.docs import SHARED_HEADERS, answers
-from app.http.shared import share, shareable
+from app.api.decorators import shared_read
+from app.http.shared import share
 from app.schemas.site import MenuItemSchema, PromoSlideSchema, RedirectInfoSchema, RedirectQuerySchema
 from app.services.catalogue.site import main_redirect_info, menu, promo_slides, redirect_info
 
@@ -16,10 +16,7 @@ blp = Blueprint("site", __name__, description="The menu, redirects and the promo
 
 
 @blp.route("/menu")
-@blp.etag
-@blp.response(200, MenuItemSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp)
-@shareable()
+@shared_read(blp, MenuItemSchema(many=True))
 def get_menu() -> Any:
     """The site menu: a tree of entries, each level in order."""
     share()
@@ -27,11 +24,8 @@ def get_menu() -> Any:
 
 
 @blp.route("/redirect-info")
-@blp.etag
 @blp.arguments(RedirectQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, RedirectInfoSchema, headers=SHARED_HEADERS)
-@answers(blp, 422)
-@shareable()
+@shared_read(blp, RedirectInfoSchema, 422)
 def get_redirect_info(path: str) -> Any:
     """Where an old path now lives: the redirect whose old path is exactly ``path``'s (a trailing slash aside), with
     ``path``'s query appended to the new address; location and status null when it has not moved."""
@@ -40,10 +34,7 @@ def get_redirect_info(path: str) -> Any:
 
 
 @blp.route("/main-redirect-info")
-@blp.etag
-@blp.response(200, RedirectInfoSchema, headers=SHARED_HEADERS)
-@answers(blp)
-@shareable()
+@shared_read(blp, RedirectInfoSchema)
 def get_main_redirect_info() -> Any:
     """The site's main redirect (of ``/``: the home page moved), as ``GET /redirect-info``; nulls when there is none."""
     share()
@@ -51,10 +42,7 @@ def get_main_redirect_info() -> Any:
 
 
 @blp.route("/contents/slider-promo")
-@blp.etag
-@blp.response(200, PromoSlideSchema(many=True), headers=SHARED_HEADERS)
-@answers(blp)
-@shareable()
+@shared_read(blp, PromoSlideSchema(many=True))
 def get_slider_promo() -> Any:
     """The promo slides active now, of published contents, in order. Kept like every shared read: a slide starts or
     ends within ``SHARED_CACHE_SECONDS`` of its time."""

@@ -11,10 +11,11 @@ from typing import Any
 from flask import current_app, request
 from flask_smorest import Blueprint
 
-from app.api.access import VIEWER, require_role
-from app.api.docs import BEARER, answers
+from app.api.decorators import require_role
+from app.api.docs import answers
 from app.errors import ApiError
 from app.http.tokens import current_account_id
+from app.models import Role
 from app.schemas.accounts import PaymentAckSchema, PaymentEventSchema, SubscriptionQuerySchema, SubscriptionSchema
 from app.services.accounts.subscriptions import check_signature, handle_event, request_subscription
 
@@ -23,10 +24,9 @@ SIGNATURE_HEADER = "X-Signature"
 
 
 @blp.route("/subscription", methods=["POST"])
-@require_role(VIEWER)
+@require_role(blp, Role.VIEWER)
 @blp.arguments(SubscriptionQuerySchema, location="query")
 @blp.response(201, SubscriptionSchema)
-@blp.doc(security=BEARER)
 @answers(blp, 401, 422)
 def subscribe(query: dict[str, Any]) -> Any:
     """A pending subscription to the plan; the payment provider's notification activates it."""

@@ -3,10 +3,9 @@ only: ``seed_accounts`` refuses to run with ENV=production."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from sqlalchemy import select
 
+from app.clock import now
 from app.extensions import db
 from app.models import Account, Role
 from app.services.accounts.passwords import hash_password
@@ -29,7 +28,7 @@ def seed_accounts(env: str) -> int:
     for email, name, role in DEMO_ACCOUNTS:
         if email not in taken:
             db.session.add(Account(email=email, name=name, role=role, password_hash=password_hash,
-                                   confirmed_at=datetime.now(UTC)))
+                                   confirmed_at=now()))
             added += 1
     db.session.commit()
     return added

@@ -10,6 +10,7 @@ from app.caching import invalidate_catalogue
 from app.demo import extras
 from app.demo.catalogue import CONTENTS, TITLE_BY_SLUG, DemoContent
 from app.extensions import db
+from app.jobs.search import rebuild_index
 from app.models import (
     AvailabilityRule,
     Category,
@@ -33,7 +34,6 @@ from app.models import (
 )
 from app.models.catalogue import content_countries, content_languages
 from app.models.taxonomy import content_genres, content_subtitles, content_tags, content_voice_authors
-from app.services.search.index import reindex
 
 CONTENT_TYPES = {"film": "Фильм", "series": "Сериал"}
 COUNTRIES = {"ru": "Россия", "fr": "Франция", "us": "США"}
@@ -67,7 +67,7 @@ def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
     _site(contents, media)
     db.session.commit()
     advance_sequences()
-    reindex()
+    rebuild_index()
     invalidate_catalogue()  # pages and reads kept from the catalogue before are stale (app/caching.py)
     return True
 

@@ -42,6 +42,7 @@ from app.demo.words import (
     feminine,
 )
 from app.extensions import db
+from app.jobs.search import rebuild_index
 from app.models import (
     Category,
     Content,
@@ -59,7 +60,6 @@ from app.models import (
 from app.models.catalogue import content_countries
 from app.models.slugs import slugify, transliterate
 from app.models.taxonomy import content_genres, content_tags
-from app.services.search.index import reindex
 
 BATCH = 2000  # contents per transaction
 SERIES_SHARE = 0.2
@@ -161,7 +161,7 @@ def generate(titles: int, seed: int = 1, media_url: str = "/media",
         db.session.commit()
         progress(min(titles, start + BATCH), titles)
     advance_sequences(("contents", "episodes", "seasons"))
-    reindex()  # the whole index: its word counts span the catalogue
+    rebuild_index()  # the whole index: its word counts span the catalogue
     return episodes
 
 

@@ -1,7 +1,7 @@
 """Every response's security headers (the embed page's policy is built in app/http/csp.py).
 
 The embed page (``player.player``: the player and its error screens) gets its Content-Security-Policy, allowing its
-inline script and style by their hashes (``app.extensions["embed_inline_sources"]``, set by the player), and may be
+inline script and style by their hashes (``registry.embed_inline_sources()``, made by the player), and may be
 framed by publishers; every other response refuses framing. A response that already carries a
 Content-Security-Policy (a view that knows better) keeps it.
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 from flask import Flask, current_app, g, request
 from werkzeug.wrappers import Response
 
+from app import registry
 from app.http.csp import REFUSE_FRAMING, embed_policy
 from app.http.origins import parse_origin_list
 from app.http.reporting import reporting_connect_origins
@@ -31,7 +32,7 @@ PERMISSIONS = {
 
 def embed_csp() -> str:
     config = current_app.config
-    inline = current_app.extensions["embed_inline_sources"]()
+    inline = registry.embed_inline_sources()
     return embed_policy(
         inline_scripts=inline["script"],
         inline_styles=inline["style"],

@@ -27,11 +27,12 @@ import json
 import math
 import os
 import stat
-import time
 from pathlib import Path
 from typing import Any
 
 from flask import current_app
+
+from app import clock
 
 EXPIRY_STEP = 600  # seconds: expiry times are rounded up to this
 SIGNED = "s"
@@ -66,7 +67,7 @@ def signature(expires: int, scope: str, country: str) -> str:
 
 
 def expiry(now: float | None = None) -> int:
-    moment = (time.time() if now is None else now) + current_app.config["MEDIA_URL_TTL"]
+    moment = (clock.now().timestamp() if now is None else now) + current_app.config["MEDIA_URL_TTL"]
     return math.ceil(moment / EXPIRY_STEP) * EXPIRY_STEP
 
 
@@ -90,7 +91,7 @@ def sign_address(address: str | None, country: str | None) -> str | None:
 
 
 def valid_signature(given: str, expires: int, scope: str, country: str, now: float | None = None) -> bool:
-    if expires < (time.time() if now is None else now):
+    if expires < (clock.now().timestamp() if now is None else now):
         return False
     return hmac.compare_digest(given, signature(expires, scope, country))
 

@@ -3,16 +3,22 @@ ad pixel) and the device identities handed out. Each call counts per client addr
 TRUSTED_PROXIES the forwarded one) and, where there is one, per viewer. The limits are configuration (app/config.py,
 "per minute" strings), read at each request; the counters live in memory per process, or in Redis when REDIS_URL is
 set (shared by every worker). A Redis that fails or hangs costs half a second and then counts in memory instead:
-limits never stop the service. A limited call answers 429 with Retry-After, in the error shape."""
+limits never stop the service. A limited call answers 429 with Retry-After, in the error shape.
+
+The authenticator's limits (sign-in, sign-up, restore, refresh: the API's and the admin's sign-in alike) are shared:
+``limited_per_ip`` and ``limited_per_account`` count before the view runs, so before any password is hashed."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
-from flask import current_app
+from flask import current_app, request
 
+from app.extensions import limiter
 from app.http.proxies import client_ip
 from app.http.viewer import viewer_key
+from app.models.accounts import MAX_EMAIL, normalise_email
 
 
 def by_ip() -> str:
@@ -27,3 +33,22 @@ def by_viewer() -> str:
 def configured(name: str) -> Callable[[], str]:
     """A limit read from configuration when the request comes, so that tests and operators can change it."""
     return lambda: str(current_app.config[name])
+
+
+def by_account() -> str:
+    """The account a sign-in, sign-up or restore names (its email), or the refresh token presented; else the
+    address. Read from the body before the view: the limit comes before any hash."""
+    body = request.get_json(silent=True)
+    body = body if isinstance(body, dict) else {}
+    email = body.get("email") or request.form.get("email")  # the API's JSON, the admin's sign-in form
+    if isinstance(email, str) and email.strip():
+        return "account:" + normalise_email(email)[:MAX_EMAIL]
+    token = body.get("refreshToken") or request.cookies.get(current_app.config["JWT_REFRESH_COOKIE_NAME"])
+    if isinstance(token, str) and token:
+        return "refresh:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+    return by_ip()
+
+
+limited_per_ip = limiter.shared_limit(configured("RATE_LIMIT_AUTH_IP"), scope="auth-ip", key_func=by_ip)
+limited_per_account = limiter.shared_limit(configured("RATE_LIMIT_AUTH_ACCOUNT"), scope="auth-account",
+                                           key_func=by_account)

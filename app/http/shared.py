@@ -28,6 +28,7 @@ from flask import Flask, current_app, g, request
 from flask_compress.flask_compress import _choose_algorithm
 from werkzeug.wrappers import Response
 
+from app import registry
 from app.caching import store
 from app.http.viewer import viewer_country
 
@@ -63,8 +64,13 @@ def shared(data: T) -> T:
 
 
 def _personal_view() -> bool | None:
-    """None: the view is not shareable; else whether its answers may depend on the caller's credentials."""
+    """None: the view is not shareable; else whether its answers may depend on the caller's credentials. A class view
+    is marked on its GET, and its other methods are labelled as it is (their answers are never kept: they do not
+    ``share()``)."""
     view = current_app.view_functions.get(request.endpoint or "")
+    view_class = getattr(view, "view_class", None)
+    if view_class is not None:
+        view = getattr(view_class, "get", None)
     return getattr(view, "shared_personal", None)
 
 
@@ -79,7 +85,7 @@ def _key() -> str:
 
     encoding = _choose_algorithm(compress.enabled_algorithms, request.headers.get("Accept-Encoding", "")) or "identity"
     address = request.full_path if request.query_string else request.path
-    build = current_app.extensions["assets_manifest"].version()  # a new build's pages name new asset files
+    build = registry.assets().version()  # a new build's pages name new asset files
     parts = f"{build}\n{encoding}\n{viewer_country() or '-'}\n{request.host}\n{address}"
     return store().key("responses", hashlib.sha256(parts.encode()).hexdigest())
 

@@ -14,13 +14,14 @@ the caller a verified token names (who may call what: app/api/access.py).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Protocol
 
 from flask import current_app, request
 from flask_jwt_extended import create_access_token, create_refresh_token, get_csrf_token, get_jwt
 from werkzeug.wrappers import Response
 
+from app.clock import now, now_to_the_second
 from app.models import RefreshToken
 
 
@@ -37,11 +38,11 @@ class GrantLike(Protocol):
 
 def encode_grant(grant: GrantLike) -> tuple[str, str, datetime]:
     """(access token, refresh token, the access token's expiry)."""
-    now = datetime.now(UTC).replace(microsecond=0)
-    expires = now + current_app.config["JWT_ACCESS_TOKEN_EXPIRES"]
+    moment = now_to_the_second()
+    expires = moment + current_app.config["JWT_ACCESS_TOKEN_EXPIRES"]
     identity = str(grant.account_id)
     access = create_access_token(identity, additional_claims={"role": grant.role, "sid": grant.session_id,
-                                                              "iat": now, "nbf": now, "exp": expires})
+                                                              "iat": moment, "nbf": moment, "exp": expires})
     row = grant.refresh
     issued, refresh_expires = row.issued_at, row.expires_at
     refresh = create_refresh_token(identity, additional_claims={
@@ -53,10 +54,10 @@ def encode_grant(grant: GrantLike) -> tuple[str, str, datetime]:
 def set_token_cookies(response: Response, access: str, expires: datetime, refresh: str) -> None:
     secure = _https()
     same_site = "None" if secure else "Lax"
-    access_age = max(0, int((expires - datetime.now(UTC)).total_seconds()))
+    access_age = max(0, int((expires - now()).total_seconds()))
     refresh_age = int(current_app.config["JWT_REFRESH_TOKEN_EXPIRES"].total_seconds())
     config = current_app.config
-    refresh_expires = datetime.now(UTC) + config["JWT_REFRESH_TOKEN_EXPIRES"]
+    refresh_expires = now() + config["JWT_REFRESH_TOKEN_EXPIRES"]
     cookies = (  # the auth cookie expires at the access token's exp (spec §3)
         (config["JWT_ACCESS_COOKIE_NAME"], access, access_age, expires, False),  # spec §4: the player reads it
         ("csrf_access_token", get_csrf_token(access), access_age, expires, False),

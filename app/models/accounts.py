@@ -27,9 +27,30 @@ TOKEN_ID = 32  # uuid4 hex: session and refresh token ids are unguessable, never
 
 
 class Role(enum.StrEnum):
+    """Who may do what; each role may do what the ones below it may (viewer < editor < admin)."""
+
     VIEWER = "viewer"
     EDITOR = "editor"
     ADMIN = "admin"
+
+    @property
+    def rank(self) -> int:
+        return _ROLE_ORDER.index(self)
+
+    def admits(self, held: Role | str | None) -> bool:
+        """Whether ``held`` (a role, its value, or nothing) is this role or one above it."""
+        try:
+            return held is not None and Role(held).rank >= self.rank
+        except ValueError:  # not a role at all (a token's forged claim)
+            return False
+
+
+_ROLE_ORDER = (Role.VIEWER, Role.EDITOR, Role.ADMIN)
+
+
+def normalise_email(email: str) -> str:
+    """How an email is stored and looked up: without surrounding spaces, lower-cased."""
+    return email.strip().lower()
 
 
 class CodePurpose(enum.StrEnum):
@@ -54,8 +75,7 @@ class Account(db.Model):  # type: ignore[name-defined]
     __tablename__ = "accounts"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    # stored lower-cased (services/accounts/accounts.py)
-    email: Mapped[str] = mapped_column(String(MAX_EMAIL), unique=True)
+    email: Mapped[str] = mapped_column(String(MAX_EMAIL), unique=True)  # normalise_email's
     name: Mapped[str] = mapped_column(String(MAX_NAME))
     # argon2id (services/accounts/passwords.py); none until the sign-up is confirmed with the password its code carries
     password_hash: Mapped[str | None] = mapped_column(String(255))

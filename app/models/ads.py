@@ -8,11 +8,12 @@ optional: a placement with neither a content nor a content type applies everywhe
 from __future__ import annotations
 
 import enum
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import CheckConstraint, Enum, ForeignKey, Index, Integer, String, func
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from app.clock import now
 from app.extensions import db
 from app.models.moments import Moment
 
@@ -116,7 +117,7 @@ class AdTrackingHit(db.Model):  # type: ignore[name-defined]
     playhead: Mapped[str] = mapped_column(String(12), default="")
     # Set here too, to the microsecond: SQLite's CURRENT_TIMESTAMP has whole seconds only.
     created_at: Mapped[datetime] = mapped_column(
-        Moment(), server_default=func.now(), default=lambda: datetime.now(UTC)
+        Moment(), server_default=func.now(), default=now
     )
 
     def __str__(self) -> str:

@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, g, render_template, request
 from markupsafe import Markup
 from sqlalchemy import select
 
-from app import texts
+from app import registry, texts
 from app.config import PROJECT_ROOT
 from app.database import UNAVAILABLE
 from app.errors import error_screen
@@ -100,12 +100,12 @@ def early_script() -> Markup:
 
 def inline_sources() -> dict[str, list[str]]:
     """The inline elements of the embed page, for its Content-Security-Policy's hashes (app/http/headers.py)."""
-    manifest = current_app.extensions["assets_manifest"]
+    manifest = registry.assets()
     return {"script": [str(early_script())], "style": [str(manifest.inline_css(SHELL_CSS))]}
 
 
 @bp.app_context_processor
 def template_helpers() -> dict[str, Any]:
-    manifest = current_app.extensions["assets_manifest"]
+    manifest = registry.assets()
     return {"early_script": early_script, "assets": manifest.entry, "inline_css": manifest.inline_css, "texts": texts,
             "shell_css": SHELL_CSS}

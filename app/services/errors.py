@@ -7,13 +7,17 @@ from typing import Any
 
 
 class DomainError(Exception):
-    """A rule refused. ``code`` is stable (clients branch on it), ``message`` is for people."""
+    """A rule refused. ``code`` is stable (clients branch on it), ``message`` is for people. ``keep_changes``: what the
+    rule wrote before refusing is part of the refusal (a wrong code costs a try, a replayed token ends its session),
+    so the transaction commits it (app/transaction.py); otherwise a refusal leaves nothing behind."""
 
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None, *,
+                 keep_changes: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.details = details
+        self.keep_changes = keep_changes
 
 
 class NotFound(DomainError):

@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app import registry
 from app.admin.access import NO_ACCESS, SESSION_KEY, fingerprint
 from app.extensions import db
 from app.models import Account, Role
@@ -160,7 +161,8 @@ def test_a_session_ends_when_the_account_changes(app: Flask, accounts: dict[Role
         else:
             from app.services.accounts.accounts import change_password
 
-            change_password(account.id, "a long enough passphrase", "another long passphrase")
+            change_password(account.id, "a long enough passphrase", "another long passphrase",
+                            registry.revocations(app))
         db.session.commit()
     assert refused_to_sign_in(client.get("/admin/content/"))
 

@@ -17,6 +17,7 @@ from app.demo.synthetic import generate
 from app.extensions import db
 from app.models import Content
 from app.services.search.index import reindex
+from app.transaction import transaction
 from tests.api.test_catalogue_api import assert_error
 
 GOLDEN = Path(__file__).parent / "data" / "search_golden.json"
@@ -59,18 +60,18 @@ def test_a_title_match_ranks_above_a_description_match(app, client, demo_catalog
     the fields matched come before the rating."""
     assert titles(find(client, "маяка")) == ["Тихая гавань"]
     with app.app_context():
-        db.session.get(Content, 4).title = "Последний маяк"
-        db.session.commit()
-        reindex([4])
+        with transaction():
+            db.session.get(Content, 4).title = "Последний маяк"
+            reindex([4])
         invalidate_catalogue()
     assert titles(find(client, "маяка")) == ["Последний маяк", "Тихая гавань"]
 
 
 def test_unpublished_contents_are_not_found(app, client, demo_catalogue):
     with app.app_context():
-        db.session.get(Content, 2).published = False
-        db.session.commit()
-        reindex([2])
+        with transaction():
+            db.session.get(Content, 2).published = False
+            reindex([2])
         invalidate_catalogue()
     assert find(client, "тихая гавань")["items"] == []
 

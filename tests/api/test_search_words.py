@@ -10,6 +10,7 @@ from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import Content, SearchWord
 from app.services.search.index import reindex
+from app.transaction import transaction
 
 
 def word_list() -> dict[str, tuple[str, str, int]]:
@@ -41,9 +42,9 @@ def test_a_few_contents_reindexed_count_their_words_as_a_full_rewrite_would(app:
 
 def test_a_new_word_is_corrected_to_after_the_save(app: Flask, demo_catalogue: Flask, client):
     with app.app_context():
-        db.session.get(Content, 1).title = "Зюйдвест"
-        db.session.commit()
-        reindex([1])
+        with transaction():
+            db.session.get(Content, 1).title = "Зюйдвест"
+            reindex([1])
         invalidate_catalogue()
     answer = client.post("/v2/contents/search", json={"query": "зюйдвесд"}).get_json()
     assert answer["corrected"] == "зюйдвест" and [item["id"] for item in answer["items"]] == [1]

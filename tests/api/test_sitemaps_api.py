@@ -24,6 +24,7 @@ from sqlalchemy import func, insert, select, update
 from app import create_app
 from app.database import batch_statements
 from app.extensions import db
+from app.jobs import sitemaps as sitemap_job
 from app.models import AvailabilityRule, Content, ContentType, Episode, Role, RuleKind, Season
 from app.models.sitemaps import SitemapFile, SitemapState
 from app.services.seo import sitemap_entries, sitemaps
@@ -49,7 +50,7 @@ def generate(app, base: str = BASE, **overrides: Any) -> sitemaps.Generation:
     with app.app_context():
         config = sitemap_entries.sitemap_config(app.config, base)
         config = sitemap_entries.SitemapConfig(**{**config.__dict__, **overrides})
-        return sitemaps.generate(db.session, config, batch=batch)
+        return sitemap_job.generate(db.session, config, batch=batch)
 
 
 def fetch(client, path: str, **headers: str) -> bytes:
@@ -437,12 +438,12 @@ def stored_rows(app) -> list[tuple[int, int]]:
             select(SitemapFile.generation, SitemapFile.number).order_by(SitemapFile.generation, SitemapFile.number))]
 
 
-def test_regeneration_replaces_every_file_at_once_and_keeps_what_did_not_change(app, client, demo_catalogue):
+def test_regeneration_replaces_every_file_at_once_and_keeps_what_did_not_change(app, client, demo_catalogue, clock):
     app.config["SITEMAP_MAX_URLS"] = 4
     generate(app)
     before = {n: client.get(f"/sitemap{n}.xml", headers={"Accept-Encoding": "gzip"}) for n in (1, 2, 3)}
     assert stored_rows(app) == [(1, 0), (1, 1), (1, 2), (1, 3)]
-    time.sleep(1.1)  # Last-Modified has whole seconds
+    clock.shift(1)  # Last-Modified has whole seconds
     with app.app_context():
         db.session.execute(update(Content).where(Content.id == 3).values(title="Новое название"))
         db.session.commit()
@@ -464,14 +465,14 @@ def test_readers_see_the_old_files_until_the_new_ones_are_all_written(app, clien
     with app.app_context():
         db.session.execute(update(Content).where(Content.id == 1).values(title="Другое"))
         db.session.commit()
-    store, seen = sitemaps._Run.store, []
+    store, seen = sitemap_job._Run.store, []
 
     def store_and_look(run, number, *args):
         stored = store(run, number, *args)
         seen.append({n: fetch(app.test_client(), f"/sitemap{n}.xml") for n in (1, 2, 3)})
         return stored
 
-    monkeypatch.setattr(sitemaps._Run, "store", store_and_look)
+    monkeypatch.setattr(sitemap_job._Run, "store", store_and_look)
     generate(app)
     assert len(seen) == 4 and all(view == old for view in seen)  # three files and the index written, none seen
     assert fetch(client, "/sitemap1.xml") != old[1]
@@ -482,14 +483,14 @@ def test_a_generation_that_fails_leaves_the_live_files_and_frees_the_lock(app, c
     app.config["SITEMAP_MAX_URLS"] = 3
     generate(app)
     old = fetch(client, "/sitemap1.xml")
-    store = sitemaps._Run.store
+    store = sitemap_job._Run.store
 
     def fail_on_the_third(run, number, *args):
         if number == 3:
             raise OSError("the disk is full")
         return store(run, number, *args)
 
-    monkeypatch.setattr(sitemaps._Run, "store", fail_on_the_third)
+    monkeypatch.setattr(sitemap_job._Run, "store", fail_on_the_third)
     with app.app_context():
         db.session.execute(update(Content).where(Content.id == 1).values(title="Другое"))
         db.session.commit()
@@ -497,26 +498,26 @@ def test_a_generation_that_fails_leaves_the_live_files_and_frees_the_lock(app, c
         generate(app)
     assert fetch(client, "/sitemap1.xml") == old
     assert stored_rows(app) == [(1, 0), (1, 1), (1, 2), (1, 3)]  # what it wrote went with it
-    monkeypatch.setattr(sitemaps._Run, "store", store)
+    monkeypatch.setattr(sitemap_job._Run, "store", store)
     assert generate(app).url_count == 9  # the lock is free
     assert fetch(client, "/sitemap1.xml") != old
 
 
 def test_one_generation_at_a_time(app, client, demo_catalogue, callers, monkeypatch):
-    store, answers = sitemaps._Run.store, []
+    store, answers = sitemap_job._Run.store, []
 
     def store_and_ask_again(run, *args):
         stored = store(run, *args)
         answers.append(app.test_client().get("/debug/generate-sitemap-xml", headers=callers["admin"]))
         return stored
 
-    monkeypatch.setattr(sitemaps._Run, "store", store_and_ask_again)
+    monkeypatch.setattr(sitemap_job._Run, "store", store_and_ask_again)
     response = client.post("/debug/generate-sitemap-xml", headers=callers["admin"])
     assert response.status_code == 200 and response.get_json()["urlCount"] == 9
     assert len(answers) == 2  # asked while the file and while the index were stored: refused both times
     for answer in answers:
         assert_error(answer, 409, "sitemap_generation_running")
-    monkeypatch.setattr(sitemaps._Run, "store", store)
+    monkeypatch.setattr(sitemap_job._Run, "store", store)
     with app.app_context():  # a generation that died holding the lock: after LOCK_STALE the next one takes over
         db.session.execute(update(SitemapState).values(running_token="x" * 32,
                                                        running_since=datetime.now(UTC) - timedelta(minutes=5)))

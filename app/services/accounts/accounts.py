@@ -3,8 +3,12 @@ account's own details, and what administrators do with accounts.
 
 No answer tells whether an email has an account: a sign-up for a taken email answers as a new one (and mails the
 owner instead), a restore for an unknown email answers as for a known one, and a sign-in with an unknown email does
-the work of a wrong password. Rules that mail something return the ``Mail`` to send; the caller sends it after its
-answer, so that no answer waits on the mail server (nor is any faster for an email that gets none).
+the work of a wrong password. Rules that mail something return the ``Mail`` to send; the caller sends it after the
+commit and after its answer, so that no mail names a code that was not stored, and no answer waits on the mail server
+(nor is any faster for an email that gets none).
+
+Like every service, these change rows and flush; the request commits (app/transaction.py). A password set and the
+end of the account's sessions are one transaction: either both happen or neither.
 """
 
 from __future__ import annotations
@@ -13,13 +17,15 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import func, or_, select, update
-from sqlalchemy.exc import IntegrityError
 
+from app.clock import now
+from app.database import dialect_insert
 from app.extensions import db
 from app.models import Account, AccountCode, CodePurpose, Role
+from app.models.accounts import normalise_email
 from app.services.accounts.passwords import hash_password, password_problem, verify_password
 from app.services.accounts.sessions import Revocations, revoke_account_sessions
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, Unauthenticated
@@ -47,10 +53,6 @@ class CodeRules:
     attempts: int = 5
 
 
-def normalise_email(email: str) -> str:
-    return email.strip().lower()
-
-
 def find_account(email: str) -> Account | None:
     return db.session.scalar(select(Account).where(Account.email == normalise_email(email)))
 
@@ -75,17 +77,12 @@ def sign_up(email: str, password: str, name: str, rules: CodeRules) -> Mail:
     if account is not None and account.confirmed:
         return Mail(email, "Попытка регистрации", "Кто-то попытался зарегистрироваться с вашим адресом почты. Если "
                     "это вы и вы забыли пароль, восстановите его на странице входа. Если нет, ничего делать не нужно.")
-    if account is None:
-        account = Account(email=email, name=name.strip(), role=Role.VIEWER)
-        db.session.add(account)
-        try:
-            db.session.flush()
-        except IntegrityError:  # the same email signed up a moment ago: that account it is
-            db.session.rollback()
-            return sign_up(email, password, name, rules)
+    if account is None:  # one statement: two sign-ups of one email at once make one account
+        db.session.execute(dialect_insert(db.session, Account).values(email=email, name=name.strip(), role=Role.VIEWER)
+                           .on_conflict_do_nothing())
+        account = db.session.scalars(select(Account).where(Account.email == email)).one()  # ours or the other's
     account.name = name.strip()
     code = _new_code(account, CodePurpose.SIGNUP, rules, password_hash=password_hash)
-    db.session.commit()
     return Mail(email, "Код подтверждения", f"Ваш код подтверждения: {code}\n"
                 f"Он действует {int(rules.lifetime.total_seconds() // 60)} минут. Если вы не регистрировались, "
                 "просто не отвечайте на это письмо.")
@@ -97,8 +94,7 @@ def complete_sign_up(email: str, code: str, rules: CodeRules) -> Account:
     account, used = _use_code(find_account(email), CodePurpose.SIGNUP, code, rules)
     if not account.confirmed:
         account.password_hash = used.password_hash
-        account.confirmed_at = _now()
-    db.session.commit()
+        account.confirmed_at = now()
     return account
 
 
@@ -121,7 +117,6 @@ def authenticate(email: str, password: str) -> Account:
         raise Forbidden("account_blocked", BLOCKED)
     if rehashed:  # the hasher's parameters changed since this hash was made
         account.password_hash = rehashed
-        db.session.commit()
     return account
 
 
@@ -131,36 +126,36 @@ def start_restore(email: str, rules: CodeRules) -> Mail | None:
     if account is None or not account.confirmed or account.blocked:
         return None
     code = _new_code(account, CodePurpose.RESTORE, rules)
-    db.session.commit()
     return Mail(account.email, "Восстановление пароля", f"Код для нового пароля: {code}\n"
                 f"Он действует {int(rules.lifetime.total_seconds() // 60)} минут. Если вы не просили восстановить "
                 "пароль, ничего делать не нужно: ваш пароль не изменился.")
 
 
-def restore_password(email: str, code: str, password: str, rules: CodeRules) -> Account:
-    """Sets the password a restore code was mailed for. The caller revokes the account's sessions."""
+def restore_password(email: str, code: str, password: str, rules: CodeRules, revocations: Revocations) -> Account:
+    """Sets the password a restore code was mailed for, and ends every session of the account."""
     _refuse_weak(password, normalise_email(email))  # before the lookup: the same answer for an unknown email
     account, _ = _use_code(find_account(email), CodePurpose.RESTORE, code, rules)
     account.password_hash = hash_password(password)
-    db.session.commit()
+    revoke_account_sessions(account.id, "password_reset", revocations)
     return account
 
 
-def change_password(account_id: int, old_password: str, new_password: str) -> Account:
+def change_password(account_id: int, old_password: str, new_password: str, revocations: Revocations,
+                    keep_session: str | None = None) -> Account:
+    """Sets the new password, and ends every session of the account but ``keep_session`` (the caller's own)."""
     account = get_account(account_id)
     ok, _ = verify_password(account.password_hash, old_password)
     if not ok:
         raise Forbidden("wrong_password", WRONG_OLD_PASSWORD)
     _refuse_weak(new_password, account.email)
     account.password_hash = hash_password(new_password)
-    db.session.commit()
+    revoke_account_sessions(account.id, "password_change", revocations, keep=keep_session)
     return account
 
 
 def rename(account_id: int, name: str) -> Account:
     account = get_account(account_id)
     account.name = name.strip()
-    db.session.commit()
     return account
 
 
@@ -198,15 +193,15 @@ def create_account(email: str, name: str, password: str, role: Role) -> Account:
     _refuse_weak(password, email)
     if find_account(email) is not None:
         raise Conflict("email_taken", "Этот адрес почты уже занят", {"field": "email"})
-    account = Account(email=email, name=name.strip(), role=role, password_hash=hash_password(password),
-                      confirmed_at=_now())
-    db.session.add(account)
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict("email_taken", "Этот адрес почты уже занят", {"field": "email"}) from None
-    return account
+    made = db.session.scalar(
+        dialect_insert(db.session, Account)
+        .values(email=email, name=name.strip(), role=role, password_hash=hash_password(password), confirmed_at=now())
+        .on_conflict_do_nothing()
+        .returning(Account.id)
+    )
+    if made is None:  # the same email a moment ago
+        raise Conflict("email_taken", "Этот адрес почты уже занят", {"field": "email"})
+    return get_account(made)
 
 
 def set_blocked(account_id: int, blocked: bool, by_account_id: int, revocations: Revocations) -> Account:
@@ -215,10 +210,9 @@ def set_blocked(account_id: int, blocked: bool, by_account_id: int, revocations:
         raise Conflict("cannot_block_self", "Нельзя заблокировать свою учётную запись")
     account = get_account(account_id)
     if blocked and account.blocked_at is None:
-        account.blocked_at = _now()
+        account.blocked_at = now()
     elif not blocked:
         account.blocked_at = None
-    db.session.commit()
     if blocked:
         revoke_account_sessions(account.id, "blocked", revocations)
     return account
@@ -239,16 +233,16 @@ def _code_hash(account_id: int, purpose: CodePurpose, code: str) -> str:
 
 def _new_code(account: Account, purpose: CodePurpose, rules: CodeRules, password_hash: str | None = None) -> str:
     """A new code for ``purpose``; the account's earlier ones for it stop working."""
-    now = _now()
+    moment = now()
     db.session.execute(
         update(AccountCode)
         .where(AccountCode.account_id == account.id, AccountCode.purpose == purpose, AccountCode.used_at.is_(None))
-        .values(used_at=now)
+        .values(used_at=moment)
     )
     code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
     db.session.add(AccountCode(
         account_id=account.id, purpose=purpose, code_hash=_code_hash(account.id, purpose, code),
-        password_hash=password_hash, created_at=now, expires_at=now + rules.lifetime, attempts=0,
+        password_hash=password_hash, created_at=moment, expires_at=moment + rules.lifetime, attempts=0,
     ))
     return code
 
@@ -257,7 +251,7 @@ def _live_code(account: Account, purpose: CodePurpose, rules: CodeRules) -> Acco
     return db.session.scalar(
         select(AccountCode)
         .where(AccountCode.account_id == account.id, AccountCode.purpose == purpose, AccountCode.used_at.is_(None),
-               AccountCode.expires_at > _now(), AccountCode.attempts < rules.attempts)
+               AccountCode.expires_at > now(), AccountCode.attempts < rules.attempts)
         .order_by(AccountCode.id.desc())
         .limit(1)
     )
@@ -276,23 +270,18 @@ def _pending_password(account: Account) -> str | None:
 def _use_code(account: Account | None, purpose: CodePurpose, code: str,
               rules: CodeRules) -> tuple[Account, AccountCode]:
     """Spends the account's live code for ``purpose`` if ``code`` is it; a wrong one costs a try. One statement marks
-    it used, so two requests with the same code cannot both succeed."""
+    it used, so two requests with the same code cannot both succeed. The try a wrong code costs stays spent: the
+    refusal keeps it (``keep_changes``)."""
     row = _live_code(account, purpose, rules) if account is not None else None
     if row is None or account is None:
         raise Invalid("invalid_code", INVALID_CODE, {"field": "code"})
     if not hmac.compare_digest(row.code_hash, _code_hash(account.id, purpose, code)):
         db.session.execute(update(AccountCode).where(AccountCode.id == row.id)
                            .values(attempts=AccountCode.attempts + 1))
-        db.session.commit()
-        raise Invalid("invalid_code", INVALID_CODE, {"field": "code"})
+        raise Invalid("invalid_code", INVALID_CODE, {"field": "code"}, keep_changes=True)
     spent = db.session.execute(
-        update(AccountCode).where(AccountCode.id == row.id, AccountCode.used_at.is_(None)).values(used_at=_now())
+        update(AccountCode).where(AccountCode.id == row.id, AccountCode.used_at.is_(None)).values(used_at=now())
     )
-    if spent.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
+    if spent.rowcount != 1:  # type: ignore[attr-defined]  # another request spent it a moment ago
         raise Invalid("invalid_code", INVALID_CODE, {"field": "code"})
     return account, row
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)

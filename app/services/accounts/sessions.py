@@ -6,8 +6,9 @@ again: two frames or tabs that refresh at once both go on. A token spent before 
 was stolen: the whole session is revoked, and with it every access token that names it (reuse detection, as
 OAuth 2.0 Security BCP §4.14 describes it).
 
-The database holds what is revoked; ``Revocations`` (app/http/revocations.py) is where every worker looks it up on
-each request: Redis when there is one, the database otherwise.
+The database holds what is revoked; ``Revocations`` (app/services/accounts/revocations.py) is where every worker
+looks it up on each request: Redis when there is one, the database otherwise. A revocation reaches it after the
+commit (app/transaction.py ``after_commit``): never for a change that was rolled back.
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from sqlalchemy import select, update
 
+from app.clock import now_to_the_second
 from app.extensions import db
 from app.models import Account, AuthSession, RefreshToken
 from app.services.errors import Unauthenticated
+from app.transaction import after_commit
 
 SESSION_ENDED = "Сеанс завершён: войдите снова"
 MAX_SUCCESSORS = 5  # how far along a family a token spent within the grace window is followed
@@ -43,18 +46,18 @@ class Grant:
 
 
 def open_session(account: Account, refresh_lifetime: timedelta) -> Grant:
-    now = _now()
+    now = now_to_the_second()
     session = AuthSession(id=_token_id(), account_id=account.id, created_at=now)
     db.session.add(session)
     refresh = _new_refresh(session.id, now, refresh_lifetime)
-    db.session.commit()
     return Grant(account.id, account.role.value, session.id, refresh)
 
 
 def rotate(token_id: str, session_id: str, refresh_lifetime: timedelta, grace: timedelta,
            revocations: Revocations) -> Grant:
-    """The grant for a refresh token (its ``jti`` and ``sid`` claims, already verified as signed by us)."""
-    now = _now()
+    """The grant for a refresh token (its ``jti`` and ``sid`` claims, already verified as signed by us). A replay
+    revokes the session, and the refusal keeps that revocation."""
+    now = now_to_the_second()
     row = db.session.get(RefreshToken, token_id)
     if row is None or row.session_id != session_id:
         raise Unauthenticated("invalid_refresh_token", SESSION_ENDED)
@@ -65,32 +68,31 @@ def rotate(token_id: str, session_id: str, refresh_lifetime: timedelta, grace: t
     if row.expires_at <= now:
         raise Unauthenticated("refresh_token_expired", SESSION_ENDED)
     if row.used_at is None:
-        successor = _new_refresh(session.id, now, refresh_lifetime)
-        spent = db.session.execute(
+        successor_id = _token_id()
+        spent = db.session.execute(  # one statement: of two requests spending it at once, one wins
             update(RefreshToken).where(RefreshToken.id == row.id, RefreshToken.used_at.is_(None))
-            .values(used_at=now, successor_id=successor.id)
+            .values(used_at=now, successor_id=successor_id)
         )
         if spent.rowcount == 1:  # type: ignore[attr-defined]
-            db.session.commit()
+            successor = _new_refresh(session.id, now, refresh_lifetime, successor_id)
             return Grant(account.id, account.role.value, session.id, successor)
-        db.session.rollback()  # another request spent it a moment ago: as a second use, below
-        db.session.refresh(row)
+        db.session.refresh(row)  # another request spent it a moment ago: as a second use, below
     used_at = row.used_at if row.used_at else now
     if now - used_at <= grace:
         latest = _latest_successor(row)
         if latest is not None:
             return Grant(account.id, account.role.value, session.id, latest)
     revoke_sessions([session.id], "refresh_reuse", revocations)
-    raise Unauthenticated("refresh_token_reused", SESSION_ENDED)
+    raise Unauthenticated("refresh_token_reused", SESSION_ENDED, keep_changes=True)
 
 
 def revoke_sessions(session_ids: Iterable[str], reason: str, revocations: Revocations) -> list[str]:
+    """Marks the sessions revoked; the revocation list hears of them once that is committed."""
     ids = list(session_ids)
     if ids:
         db.session.execute(update(AuthSession).where(AuthSession.id.in_(ids), AuthSession.revoked_at.is_(None))
-                           .values(revoked_at=_now(), revoked_reason=reason))
-        db.session.commit()
-        revocations.add(ids)
+                           .values(revoked_at=now_to_the_second(), revoked_reason=reason))
+        after_commit(lambda: revocations.add(ids))
     return ids
 
 
@@ -121,8 +123,9 @@ def _latest_successor(row: RefreshToken) -> RefreshToken | None:
     return current
 
 
-def _new_refresh(session_id: str, now: datetime, lifetime: timedelta) -> RefreshToken:
-    token = RefreshToken(id=_token_id(), session_id=session_id, csrf=_token_id(), issued_at=now,
+def _new_refresh(session_id: str, now: datetime, lifetime: timedelta, token_id: str | None = None) -> RefreshToken:
+    # whole seconds: a refresh token's iat and exp are JWT NumericDates, and one handed out again must encode the same
+    token = RefreshToken(id=token_id or _token_id(), session_id=session_id, csrf=_token_id(), issued_at=now,
                          expires_at=now + lifetime)
     db.session.add(token)
     return token
@@ -130,9 +133,3 @@ def _new_refresh(session_id: str, now: datetime, lifetime: timedelta) -> Refresh
 
 def _token_id() -> str:
     return uuid.uuid4().hex
-
-
-def _now() -> datetime:
-    # Whole seconds: a refresh token's iat and exp are JWT NumericDates, and a token handed out again must encode
-    # to the same string
-    return datetime.now(UTC).replace(microsecond=0)

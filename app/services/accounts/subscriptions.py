@@ -7,11 +7,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
+from app.clock import now
+from app.database import dialect_insert
 from app.extensions import db
 from app.models import PaymentEvent, Subscription, SubscriptionStatus
 from app.services.errors import Invalid, NotFound, Unauthenticated
@@ -32,9 +33,9 @@ def request_subscription(account_id: int, plan: str, plans: dict[str, int]) -> S
     if plan not in plans:
         raise Invalid("unknown_plan", "Такого тарифа нет", {"field": "plan", "plans": sorted(plans)})
     subscription = Subscription(account_id=account_id, plan=plan, status=SubscriptionStatus.PENDING,
-                                created_at=_now())
+                                created_at=now())
     db.session.add(subscription)
-    db.session.commit()
+    db.session.flush()  # its id, for the answer
     return subscription
 
 
@@ -53,22 +54,25 @@ def handle_event(event_id: str, subscription_id: int, kind: str, plans: dict[str
     if seen is not None:
         return Handled(event_id, True, _subscription(seen.subscription_id))
     subscription = _subscription(subscription_id)
-    now = _now()
+    moment = now()
+    recorded = db.session.scalar(  # one statement: of two deliveries of the event at once, one applies it
+        dialect_insert(db.session, PaymentEvent)
+        .values(event_id=event_id, subscription_id=subscription.id, kind=kind, received_at=moment)
+        .on_conflict_do_nothing()
+        .returning(PaymentEvent.id)
+    )
+    if recorded is None:  # the other delivery applied it
+        db.session.refresh(subscription)
+        return Handled(event_id, True, subscription)
     if kind == PAID:
         current = subscription.active_until
-        start = max(now, current) if current else now
+        start = max(moment, current) if current else moment
         subscription.active_until = start + timedelta(days=plans.get(subscription.plan, 30))
         subscription.status = SubscriptionStatus.ACTIVE
         subscription.cancelled_at = None
     elif kind == CANCELLED:
         subscription.status = SubscriptionStatus.CANCELLED
-        subscription.cancelled_at = now
-    db.session.add(PaymentEvent(event_id=event_id, subscription_id=subscription.id, kind=kind, received_at=now))
-    try:
-        db.session.commit()
-    except IntegrityError:  # the same event delivered twice at once: the other delivery applied it
-        db.session.rollback()
-        return Handled(event_id, True, _subscription(subscription_id))
+        subscription.cancelled_at = moment
     return Handled(event_id, False, subscription)
 
 
@@ -77,7 +81,3 @@ def _subscription(subscription_id: int) -> Subscription:
     if subscription is None:
         raise NotFound("subscription_not_found", "No such subscription", {"subscriptionId": subscription_id})
     return subscription
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)

@@ -1,26 +1,26 @@
 """Viewing progress (spec §7 "Catalogue: history and progress"): where each viewer stopped, what they finished.
 
 A viewer is a key (``user:…`` or ``fp:…``, app/http/viewer.py). Each write is one statement (INSERT … ON CONFLICT,
-or an UPDATE), so two requests for the same row at the same moment both succeed and leave one row.
+or an UPDATE), so two requests for the same row at the same moment both succeed and leave one row. Times come from
+the clock here rather than from the database: SQLite's CURRENT_TIMESTAMP has whole seconds, too coarse to tell which
+of two saves in one second came last.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import and_, false, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from app import texts
+from app.clock import now
+from app.database import dialect_insert
 from app.extensions import db
 from app.models import Content, Episode, WatchProgress
 from app.models.ids import storable_id
 from app.services.catalogue.contents import content_not_found
 from app.services.errors import Invalid, NotFound
-
-_INSERTS: dict[str, Callable[..., Any]] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 class LastWatched(NamedTuple):
@@ -51,9 +51,8 @@ def set_completed(viewer_key: str, content_id: int, episode_id: int, completed: 
             WatchProgress.episode_id == episode_id,
             WatchProgress.completed.is_(True),
         )
-        .values(completed=False, updated_at=_now())
+        .values(completed=False, updated_at=now())
     )
-    db.session.commit()
 
 
 def completed_episode_ids(viewer_key: str, content_id: int) -> frozenset[int]:
@@ -106,31 +105,22 @@ def _require_episode(content_id: int, episode_id: int) -> int | None:
 
 def _upsert(viewer_key: str, content_id: int, episode_id: int, **changes: object) -> None:
     """Insert the viewer's row for the episode with ``changes``, or apply them to the row already there."""
-    now = _now()
-    insert = _INSERTS[db.session.get_bind().dialect.name]
+    moment = now()
     statement = (
-        insert(WatchProgress)
-        .values(viewer_key=viewer_key, content_id=content_id, episode_id=episode_id, updated_at=now, **changes)
-        .on_conflict_do_update(index_elements=["viewer_key", "episode_id"], set_={**changes, "updated_at": now})
+        dialect_insert(db.session, WatchProgress)
+        .values(viewer_key=viewer_key, content_id=content_id, episode_id=episode_id, updated_at=moment, **changes)
+        .on_conflict_do_update(index_elements=["viewer_key", "episode_id"], set_={**changes, "updated_at": moment})
     )
     db.session.execute(statement)
-    db.session.commit()
-
-
-def _now() -> datetime:
-    # Set here rather than by the database: SQLite's CURRENT_TIMESTAMP has whole seconds, too coarse to tell
-    # which of two saves in one second came last.
-    return datetime.now(UTC)
 
 
 def adopt_device_progress(device_key: str, account_key: str) -> int:
     """At sign-in: what the device watched before joins the account's progress (the newer save of an episode wins),
     so that nothing watched anonymously is lost. The device keeps its own rows. Returns how many rows were taken."""
     rows = db.session.scalars(select(WatchProgress).where(WatchProgress.viewer_key == device_key)).all()
-    insert = _INSERTS[db.session.get_bind().dialect.name]
     for row in rows:
         values = {"time": row.time, "completed": row.completed, "updated_at": row.updated_at}
-        statement = insert(WatchProgress).values(
+        statement = dialect_insert(db.session, WatchProgress).values(
             viewer_key=account_key, content_id=row.content_id, episode_id=row.episode_id, **values
         )
         statement = statement.on_conflict_do_update(
@@ -138,5 +128,4 @@ def adopt_device_progress(device_key: str, account_key: str) -> int:
             where=WatchProgress.updated_at < statement.excluded.updated_at,
         )
         db.session.execute(statement)
-    db.session.commit()
     return len(rows)

@@ -87,5 +87,4 @@ def record_hit(creative_id: int, event: str, source: str, error_code: str = "", 
         playhead=playhead if PLAYHEAD.fullmatch(playhead) else "",
     )
     db.session.add(hit)
-    db.session.commit()
     return hit

@@ -3,13 +3,13 @@ Kinopoisk id, and the most relevant ones."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Float, and_, case, cast, extract, func, select
 from sqlalchemy.orm import joinedload, selectinload
 
 from app import texts
+from app.clock import now
 from app.extensions import db
 from app.models import Content, ContentPerson, Episode
 from app.models.ids import storable_id
@@ -118,7 +118,7 @@ def most_relevant(type_slug: str | None, page: int, page_size: int) -> Page:
     ranked = select(Content.id).where(Content.published)
     if type_slug is not None:
         ranked = ranked.where(Content.content_type_id == content_type_by_slug(type_slug).id)
-    ranked = ranked.order_by(Content.position, relevance(datetime.now(UTC).year).desc())
+    ranked = ranked.order_by(Content.position, relevance(now().year).desc())
     found = paginate(ranked, Content.id.desc(), page, page_size)
     cards = {content.id: content for content in db.session.scalars(cards_by_id(found.items)).unique()} \
         if found.items else {}

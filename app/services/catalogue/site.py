@@ -4,12 +4,13 @@ page's promo slider. Each is a fixed number of queries, whatever the size of the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import joinedload
 
+from app.clock import now
 from app.extensions import db
 from app.models import Content, MenuItem, PromoSlide, Redirect
 from app.services.catalogue.cards import CARD_OPTIONS
@@ -82,17 +83,17 @@ class Slide:
     content: Content  # loaded for a card (app/schemas/cards.py)
 
 
-def promo_slides(now: datetime | None = None) -> list[Slide]:
-    """The slides active at ``now`` (``active_from ≤ now < active_until``, either end open) of published contents,
+def promo_slides(at: datetime | None = None) -> list[Slide]:
+    """The slides active at ``at`` (``active_from ≤ at < active_until``, either end open) of published contents,
     in position order: one query for the slides with their contents and types, one for the contents' genres."""
-    now = now or datetime.now(UTC)
+    moment = at or now()
     query = (
         select(PromoSlide)
         # EXISTS, not a join: SQLite would otherwise start from the contents' published index (every title) and probe
         # the slides for each; this way it reads the few slides and looks each content up by its key.
         .where(exists().where(Content.id == PromoSlide.content_id, Content.published),
-               or_(PromoSlide.active_from.is_(None), PromoSlide.active_from <= now),
-               or_(PromoSlide.active_until.is_(None), PromoSlide.active_until > now))
+               or_(PromoSlide.active_from.is_(None), PromoSlide.active_from <= moment),
+               or_(PromoSlide.active_until.is_(None), PromoSlide.active_until > moment))
         .order_by(PromoSlide.position, PromoSlide.id)
         .limit(MAX_SLIDES)
         .options(joinedload(PromoSlide.content).options(*CARD_OPTIONS))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import NO_VALUE
 from sqlalchemy.orm.state import InstanceState
 
+from app.clock import now
 from app.models import Account, AuditAction, AuditEntry
 
 LABEL_LENGTH = 400
@@ -40,7 +41,7 @@ def record_flush(session: Session, actor: Actor) -> int:
     """Insert an entry per object of ``session``'s flush just done (call it from ``after_flush``), made by
     ``actor``; how many."""
     rows = []
-    now = datetime.now(UTC)
+    moment = now()
     for action, objects in ((AuditAction.CREATE, session.new), (AuditAction.UPDATE, session.dirty),
                             (AuditAction.DELETE, session.deleted)):
         for obj in objects:
@@ -49,7 +50,7 @@ def record_flush(session: Session, actor: Actor) -> int:
             changes = _changes(inspect(obj), action)
             if action is AuditAction.UPDATE and not changes:
                 continue  # in the session's dirty set, but nothing that is stored changed
-            rows.append({"at": now, "account_id": actor.account_id, "account_label": actor.label, "action": action,
+            rows.append({"at": moment, "account_id": actor.account_id, "account_label": actor.label, "action": action,
                          "object_type": inspect(obj).mapper.persist_selectable.name,
                          "object_id": _identity(inspect(obj)), "object_label": _label(obj), "changes": changes})
     if rows:

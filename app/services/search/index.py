@@ -22,7 +22,8 @@ MAX_WORD = 64
 
 def reindex(content_ids: Iterable[int] | None = None) -> int:
     """Rewrites the documents of ``content_ids`` (every content when None; unpublished ones leave the index), then
-    the word list. Returns how many documents it wrote. Commits."""
+    the word list. Returns how many documents it wrote. After a rebuild of the whole index, and its commit, call
+    ``tidy()``."""
     ids = None if content_ids is None else sorted(set(content_ids))
     before = _words_of(ids) if ids is not None else None
     _drop(ids)
@@ -38,15 +39,18 @@ def reindex(content_ids: Iterable[int] | None = None) -> int:
         _rewrite_words()
     else:  # a few contents (an admin's save): their words' counts move, not the whole list's (seconds at 100,000)
         _count_words(_words_of(ids), before)
-    db.session.commit()
-    # A rebuild leaves GIN's pending lists long and the planner's statistics old; a few documents (a save) do neither.
-    if ids is None and db.engine.dialect.name == "postgresql":
-        for field in SEARCH_FIELDS:
-            db.session.execute(text(f"SELECT gin_clean_pending_list('ix_search_documents_{field}_tsv')"))
-        db.session.execute(text("ANALYZE search_documents"))
-        db.session.execute(text("ANALYZE search_words"))
-        db.session.commit()
     return written
+
+
+def tidy() -> None:
+    """After a rebuild is committed: it leaves GIN's pending lists long and the planner's statistics old (a few
+    documents, an admin's save, do neither). Its own transaction: ANALYZE sees what is committed."""
+    if db.engine.dialect.name != "postgresql":
+        return
+    for field in SEARCH_FIELDS:
+        db.session.execute(text(f"SELECT gin_clean_pending_list('ix_search_documents_{field}_tsv')"))
+    db.session.execute(text("ANALYZE search_documents"))
+    db.session.execute(text("ANALYZE search_words"))
 
 
 def _drop(ids: list[int] | None) -> None:

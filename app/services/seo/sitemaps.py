@@ -1,12 +1,11 @@
 """Sitemaps (the sitemaps.org protocol with Google's video extension) and robots.txt.
 
-The files are generated ahead (``generate``: ``flask sitemap generate``, the administrators' debug call, the demo
-seeders) and kept in the database (app/models/sitemaps.py), so that a request for one is one query for one row,
-whatever the catalogue's size. Generation streams: contents in keyset batches of ``BATCH`` (three queries a batch:
-the contents, their episodes, their availability rules), each <url> serialized by one incremental lxml serializer
-(``etree.xmlfile``) into the file under way, gzipped as it goes; a file is committed as soon as it is full, so memory
-holds one batch and one compressed file. A file is full at ``max_urls`` entries or at the next entry that would take
-it past ``max_bytes`` uncompressed (the protocol's 50,000 and 50 MiB by default).
+The files are generated ahead (the job app/jobs/sitemaps.py: ``flask sitemap generate``, the administrators' debug
+call, the demo seeders) and kept in the database (app/models/sitemaps.py), so that a request for one is one query for
+one row, whatever the catalogue's size. This module reads what was generated and holds the pieces a generation writes
+with: each <url> serialized by one incremental lxml serializer (``etree.xmlfile``) into the file under way, gzipped as
+it goes. A file is full at ``max_urls`` entries or at the next entry that would take it past ``max_bytes``
+uncompressed (the protocol's 50,000 and 50 MiB by default).
 
 What goes in the files (the <url> entries, their videos, what is left out) is app/services/seo/sitemap_entries.py.
 """
@@ -16,25 +15,17 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
-import logging
-import secrets
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from datetime import datetime, timedelta
 from urllib.parse import urljoin
 
 from lxml import etree
-from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import CursorResult
+from sqlalchemy import and_, select
 
 from app.models.sitemaps import STATE_ID, SitemapFile, SitemapState
 from app.services.errors import Conflict
-from app.services.seo.sitemap_entries import BATCH, AnySession, Entry, SitemapConfig, Video, entries, w3c_datetime
-
-log = logging.getLogger(__name__)
+from app.services.seo.sitemap_entries import AnySession, Entry, Video, w3c_datetime
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
@@ -181,7 +172,7 @@ class _Sink:
         return data
 
 
-class _UrlSerializer:
+class UrlSerializer:
     """One incremental lxml serializer inside an open <urlset>: each <url> comes out as the bytes it is in any
     urlset of these namespaces (lxml escapes every text and attribute), so that the file being filled can tell before
     taking it whether it still fits. ``head`` and ``foot`` are the urlset's own tags, as lxml writes them."""
@@ -242,7 +233,7 @@ class _UrlSerializer:
         self._context.__exit__(None, None, None)
 
 
-class _File:
+class FileWriter:
     """A file being filled: gzipped, hashed and measured as it goes."""
 
     def __init__(self, number: int, head: bytes) -> None:
@@ -265,7 +256,7 @@ class _File:
         return self._buffer.getvalue(), self._hash.hexdigest()[:32]
 
 
-def _index(base_url: str, files: Sequence[FileInfo]) -> bytes:
+def index_document(base_url: str, files: Sequence[FileInfo]) -> bytes:
     out = io.BytesIO()
     with etree.xmlfile(out, encoding="utf-8") as xf:
         xf.write_declaration()
@@ -277,149 +268,3 @@ def _index(base_url: str, files: Sequence[FileInfo]) -> bytes:
                     with xf.element(f"{{{SITEMAP_NS}}}lastmod"):
                         xf.write(w3c_datetime(info.changed_at))
     return out.getvalue()
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-class _Run:
-    """One generation: its lock, its new generation number, and the files it stores under it."""
-
-    def __init__(self, session: AnySession, base_url: str, now: Callable[[], datetime]) -> None:
-        self.session = session
-        self.base_url = base_url
-        self.now = now
-        self.token = secrets.token_hex(16)
-        self.live: int | None = None
-        self.generation = 0
-        self.previous: dict[int, tuple[str, datetime]] = {}  # the live files' etag and change time, by number
-
-    def acquire(self) -> None:
-        session, state = self.session, SitemapState.__table__
-        _insert_missing_state(session)
-        now = self.now()
-        free = or_(state.c.running_token.is_(None), state.c.running_since < now - LOCK_STALE)
-        taken = self._set_state(free, running_since=now, running_token=self.token)
-        session.commit()
-        if not taken:
-            raise _running()
-        self.live = session.scalar(select(state.c.generation).where(state.c.id == STATE_ID))
-        # a number no run used yet (one that died may have left files under the next one, or still be writing them)
-        self.generation = max(self.live or 0, session.scalar(select(func.max(SitemapFile.generation))) or 0) + 1
-        # what a run that died left behind, and the live files' fingerprints
-        session.execute(delete(SitemapFile).where(SitemapFile.generation != (self.live or 0)))
-        self.previous = {row.number: (row.etag, row.changed_at) for row in session.execute(
-            select(SitemapFile.number, SitemapFile.etag, SitemapFile.changed_at)
-            .where(SitemapFile.generation == (self.live or 0)))}
-        session.commit()
-
-    def store(self, number: int, body: bytes, size: int, urls: int, etag: str) -> FileInfo:
-        """Stores one file of the new generation (no reader sees it yet), and the run is heard of, in one
-        transaction: a run that lost its lock writes nothing."""
-        kept = self.previous.get(number)
-        changed_at = kept[1] if kept and kept[0] == etag else self.now()
-        self.session.execute(insert(SitemapFile), [{
-            "generation": self.generation, "number": number, "body": body, "size": size, "gzip_size": len(body),
-            "urls": urls, "etag": etag, "changed_at": changed_at}])
-        if not self._set_state(self._ours(), running_since=self.now()):
-            self.session.rollback()
-            raise _running()
-        self.session.commit()
-        return FileInfo(number, sitemap_loc(self.base_url, number), urls, size, len(body), changed_at)
-
-    def publish(self, values: dict[str, Any]) -> None:
-        """One transaction: the new generation is live, the old one's files are gone, the lock is free."""
-        if not self._set_state(self._ours(), generation=self.generation, running_since=None, running_token=None,
-                               **values):
-            self.session.rollback()
-            raise _running()
-        self.session.execute(delete(SitemapFile).where(SitemapFile.generation != self.generation))
-        self.session.commit()
-
-    def abandon(self) -> None:
-        """After a failure: the lock is freed and the new generation's files go (the live ones stay); a run that
-        lost its lock to another touches nothing."""
-        self.session.rollback()
-        if self._set_state(self._ours(), running_since=None, running_token=None):
-            self.session.execute(delete(SitemapFile).where(SitemapFile.generation == self.generation))
-        self.session.commit()
-
-    def _ours(self) -> ColumnElement[bool]:
-        return SitemapState.__table__.c.running_token == self.token
-
-    def _set_state(self, condition: ColumnElement[bool], **values: Any) -> bool:
-        """Updates the state row if ``condition`` holds; whether it did."""
-        state = SitemapState.__table__
-        result = self.session.execute(update(state).where(state.c.id == STATE_ID, condition).values(**values))
-        return cast(CursorResult[Any], result).rowcount == 1
-
-
-def _running() -> GenerationRunning:
-    return GenerationRunning("sitemap_generation_running", "Карта сайта уже создаётся: попробуйте позже")
-
-
-def _insert_missing_state(session: AnySession) -> None:
-    """The state row, made once (by whichever run comes first)."""
-    dialect = session.get_bind().dialect.name
-    table = SitemapState.__table__
-    if dialect == "postgresql":
-        session.execute(postgresql.insert(table).values(id=STATE_ID).on_conflict_do_nothing())
-    elif dialect == "sqlite":
-        session.execute(sqlite.insert(table).values(id=STATE_ID).on_conflict_do_nothing())
-    elif session.get(SitemapState, STATE_ID) is None:  # elsewhere: two first runs at once, one fails once
-        session.add(SitemapState(id=STATE_ID))
-        session.flush()
-
-
-def generate(session: AnySession, config: SitemapConfig, *, batch: int = BATCH,
-             now: Callable[[], datetime] = _now) -> Generation:
-    """Generates every file and the index and makes them live at once; raises GenerationRunning when another
-    generation holds the lock. The statements: a few for the lock and the swap, three per ``batch`` contents, one
-    insert per file."""
-    started = time.monotonic()
-    run = _Run(session, config.base_url, now)
-    run.acquire()
-    try:
-        serializer = _UrlSerializer()
-        files: list[FileInfo] = []
-        current: _File | None = None
-        urls = videos = skipped = 0
-
-        def close(file: _File) -> None:
-            body, etag = file.finish(serializer.foot)
-            files.append(run.store(file.number, body, file.size, file.urls, etag))
-
-        for entry in entries(session, config, batch):
-            chunk = serializer.url(entry)
-            if len(entry.loc) > MAX_LOC or len(serializer.head) + len(chunk) + len(serializer.foot) > config.max_bytes:
-                skipped += 1  # no file could hold it
-                continue
-            if current is not None and (current.urls >= config.max_urls
-                                        or current.size + len(chunk) + len(serializer.foot) > config.max_bytes):
-                close(current)
-                current = None
-            if current is None:
-                current = _File(len(files) + 1, serializer.head)
-            current.write(chunk)
-            current.urls += 1
-            urls += 1
-            videos += len(entry.videos)
-        if current is not None:
-            close(current)
-        serializer.close()
-        index = _index(config.base_url, files)
-        index_gzip = gzip.compress(index, compresslevel=GZIP_LEVEL, mtime=0)
-        index_info = run.store(INDEX, index_gzip, len(index), len(files),
-                               hashlib.sha256(index).hexdigest()[:32]) if files else None
-        generated_at, duration_ms = now(), int((time.monotonic() - started) * 1000)
-        run.publish({"base_url": config.base_url, "generated_at": generated_at, "duration_ms": duration_ms,
-                     "url_count": urls, "video_count": videos, "skipped_count": skipped, "file_count": len(files)})
-    except BaseException:
-        try:
-            run.abandon()
-        except Exception:  # the database went too: the lock goes stale (LOCK_STALE) and the next run takes over
-            log.exception("sitemaps: could not free the generation lock")
-        raise
-    return Generation(generated_at, duration_ms, config.base_url, urls, videos, skipped, tuple(files), index_info,
-                      None)
