@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
+from typing import TypeVar
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Frame, Locator, Page, expect
+
+T = TypeVar("T")
 
 PLAYED_ENOUGH = """
 (seconds) => {
@@ -32,11 +37,65 @@ SET_RANGE = """
 }
 """
 
+# Waits `frames` of the page's rendering (requestAnimationFrame), counting the frames the video presents meanwhile
+# (requestVideoFrameCallback) and how far its clock moves: a playing video presents several and moves on.
+STILL_OVER_FRAMES = """
+([selector, frames]) => new Promise((resolve) => {
+  const video = document.querySelector(selector);
+  const from = video.currentTime;
+  let presented = 0;
+  let handle = 0;
+  const count = () => { presented += 1; handle = video.requestVideoFrameCallback(count); };
+  handle = video.requestVideoFrameCallback(count);
+  let left = frames;
+  const tick = () => {
+    if (--left > 0) return void requestAnimationFrame(tick);
+    video.cancelVideoFrameCallback(handle);
+    resolve({ moved: video.currentTime - from, presented });
+  };
+  requestAnimationFrame(tick);
+})
+"""
+
+# Resolves in the page's idle time (at most `timeout` ms from now), a task after the idle callbacks asked for before
+# this one: work the page put off to idle time (core/timing whenIdle) has run by then.
+AFTER_IDLE = """
+(timeout) => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 0), { timeout }))
+"""
+
 SEEK_INPUT = "input.player__seek-input"
+POLL_S = 0.05  # poll()'s interval: how often a record that no page event announces is read again
 
 
 def wait_until_playing(page: Page, seconds: float = 1.5, timeout: float = 20_000) -> None:
     page.wait_for_function(PLAYED_ENOUGH, arg=seconds, timeout=timeout)
+
+
+def still_over_frames(target: Page | Frame, frames: int = 24, selector: str = "video.player__video") -> dict:
+    """The video's movement over the next `frames` rendered frames of the page (24: 0.4 s at 60 Hz):
+    ``{"moved": seconds its clock advanced, "presented": video frames presented}``. For a check that a video stands
+    still: the wait is the page's own rendering going on, during which a playing video would have moved."""
+    return target.evaluate(STILL_OVER_FRAMES, [selector, frames])
+
+
+def wait_for_idle(page: Page, timeout: float = 2000) -> None:
+    """Until the page has had its idle time (at most `timeout` ms, the player's own bound for idle work,
+    DEFAULTS.idleTimeoutMs), and what it had put off to then has run."""
+    page.evaluate(AFTER_IDLE, timeout)
+
+
+def poll(page: Page, read: Callable[[], T], until: Callable[[T], bool], timeout: float = 5_000) -> T:
+    """What `read()` gives once `until` holds for it, or at the deadline (`timeout` ms) what it gave last: the
+    caller's assertion then says what is missing. For records that no page event announces (a test server's list or
+    table that the page's fire-and-forget requests fill, the context's cookie jar, a route this process holds), read
+    again every POLL_S while Playwright hands the page's events to their listeners. Never for a check that something
+    did NOT happen: that would be a fixed wait."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        value = read()
+        if until(value) or time.monotonic() >= deadline:
+            return value
+        page.wait_for_timeout(POLL_S * 1000)
 
 
 def video_state(page: Page) -> dict:
