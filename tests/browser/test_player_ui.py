@@ -19,6 +19,7 @@ from tests.browser.helpers import (
     player,
     radio_labels,
     start,
+    still_over_frames,
     video_state,
     wait_until_playing,
     wake_controls,
@@ -33,14 +34,18 @@ def paused_agrees(page: Page) -> None:
     assert state["state"] == ("paused" if state["paused"] else "playing"), state
 
 
-@pytest.fixture
-def playing(page: Page, live_server) -> Page:
+def open_playing(page: Page, live_server: str) -> Page:
     open_player(page, live_server, FILM)
     expect(player(page)).to_have_attribute("data-layout", "desktop")
     expect(page.locator(".player__controls")).to_have_count(0)  # no controls before the start
     assert page.locator("video.player__video").evaluate("v => v.controls") is False  # nor the browser's own
     start(page)
     return page
+
+
+@pytest.fixture
+def playing(page: Page, live_server) -> Page:
+    return open_playing(page, live_server)
 
 
 def test_a_click_on_the_video_toggles_pause_after_the_single_tap_delay(playing: Page):
@@ -58,7 +63,8 @@ def test_a_click_on_the_video_toggles_pause_after_the_single_tap_delay(playing: 
     paused_agrees(page)
     expect(page.locator("button[data-player-start]")).to_be_visible()  # the start overlay's button shows on pause
 
-    page.wait_for_timeout(300)  # two separate clicks, not a double
+    # No wait: the pause above was the first click's single tap, already fired; a click after it starts over
+    # (ui/gestures), whenever it comes, so the second one is a single of its own, not the second half of a double.
     page.mouse.click(x, y + 20)
     expect(player(page)).to_have_attribute("data-state", "playing", timeout=2000)
     paused_agrees(page)
@@ -73,7 +79,7 @@ def test_the_play_button_in_the_bar_pauses_and_plays(playing: Page):
     paused_agrees(page)
     expect(button).to_have_attribute("aria-label", "Воспроизвести")
     frozen = current_time(page)
-    page.wait_for_timeout(400)
+    assert still_over_frames(page) == {"moved": 0, "presented": 0}  # 0.4 s of the page's rendering, no frame
     assert current_time(page) == frozen
 
     click_control(page, "play")
@@ -227,8 +233,9 @@ WATCH_CONTROLS = """
 """
 
 
-def test_the_controls_hide_two_seconds_after_the_last_activity_while_playing(playing: Page):
-    page = playing
+def test_the_controls_hide_two_seconds_after_the_last_activity_while_playing(page: Page, live_server):
+    page.clock.install()  # before the page loads: every timer the player sets is on the page's clock (running)
+    open_playing(page, live_server)
     page.evaluate(WATCH_CONTROLS)
     wake_controls(page)
     expect(player(page)).to_have_attribute("data-controls", "hidden", timeout=5000)
@@ -239,5 +246,5 @@ def test_the_controls_hide_two_seconds_after_the_last_activity_while_playing(pla
     page.keyboard.press("Shift")  # any key is activity too
     expect(player(page)).to_have_attribute("data-controls", "visible")
     pause(page)
-    page.wait_for_timeout(2300)
-    expect(player(page)).to_have_attribute("data-controls", "visible")  # never hidden while paused
+    page.clock.run_for(2300)  # 2.3 s of the page's timers, at once: a hiding timer left running has fired
+    assert player(page).get_attribute("data-controls") == "visible"  # never hidden while paused
