@@ -10,7 +10,6 @@ token that expired a minute ago, of the same session, as a browser would after 1
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
@@ -22,6 +21,7 @@ from flask_jwt_extended.exceptions import JWTExtendedException
 from flask_migrate import upgrade
 from jwt import PyJWTError
 from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Response as PageResponse
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -31,7 +31,7 @@ from app.extensions import db
 from app.models import WatchProgress
 from tests.api.accounts_helpers import PASSWORD, make_account
 from tests.browser.conftest import serving
-from tests.browser.helpers import open_player, pause, start
+from tests.browser.helpers import open_player, pause, start, wait_until_playing
 
 FILM = "movie_id=1&t=20"  # 1860 s; its episode is 1
 REFRESH = "/authentication/refresh"
@@ -94,16 +94,17 @@ def sign_in_with_an_expired_token(app: Flask, base: str, context: BrowserContext
 
 
 def play_and_save_twice(page: Page, base: str, seen: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Plays the film: a save after 10 s of playback (on the page's clock), another at the pause; their records."""
+    """Plays the film: a save after 10 s of playback (on the page's clock), another at the pause; their records
+    (noted by the server before it answers: each is there once the page has its answer)."""
     page.clock.install()
     open_player(page, base, FILM)
     start(page, 20.5)
-    page.clock.fast_forward(10_000)
-    wait_for(page, lambda: len(saves(seen)) >= 1)
+    with page.expect_response(is_save, timeout=10_000):
+        page.clock.fast_forward(10_000)
     saved = saves(seen)[0]["body"]["time"]  # the pause saves a whole second other than this one
-    wait_for(page, lambda: page.evaluate("document.querySelector('video.player__video').currentTime") > saved + 1.2)
-    pause(page)
-    wait_for(page, lambda: len(saves(seen)) >= 2)
+    wait_until_playing(page, saved + 1.2)
+    with page.expect_response(is_save, timeout=10_000):
+        pause(page)
     return saves(seen)
 
 
@@ -111,12 +112,8 @@ def saves(seen: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in seen if r["path"].endswith(SAVE)]
 
 
-def wait_for(page: Page, condition: Callable[[], bool], seconds: float = 10) -> None:
-    """Polls from here (a page function's wait fails under the page's CSP), letting the page run meanwhile."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        page.wait_for_timeout(100)
+def is_save(response: PageResponse) -> bool:
+    return response.url.endswith(SAVE) and response.request.method == "POST"
 
 
 def progress_of(app: Flask, viewer_key: str) -> list[tuple[int, int]]:
