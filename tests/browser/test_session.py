@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from flask import Flask, abort, request
 from flask_migrate import upgrade
-from playwright.sync_api import BrowserContext, Page, Request, expect
+from playwright.sync_api import BrowserContext, Page, Request, Response, expect
 from sqlalchemy import select
 
 from app import create_app
@@ -25,7 +25,15 @@ from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import WatchProgress
 from tests.browser.conftest import serving
-from tests.browser.helpers import click_control, open_player, player, start, wait_until_playing
+from tests.browser.helpers import (
+    click_control,
+    open_player,
+    player,
+    poll,
+    start,
+    wait_for_idle,
+    wait_until_playing,
+)
 from tests.conftest import ASSETS_DIR, signed_identity
 from tests.ingest import Ingest, serve_ingest
 
@@ -93,15 +101,19 @@ def record(page: Page, part: str) -> list[Request]:
 
 
 def fingerprint_cookie(
-    context: BrowserContext, timeout: float = 5, wanted: Callable[[str], bool] = lambda value: True
+    page: Page, context: BrowserContext, timeout: float = 5_000, wanted: Callable[[str], bool] = lambda value: True
 ) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        cookies = [c for c in context.cookies() if c["name"] == "device_fp" and wanted(c["value"])]
-        if cookies or time.monotonic() > deadline:
-            assert len(cookies) == 1, context.cookies()
-            return dict(cookies[0])
-        time.sleep(0.05)
+    """The device_fp cookie in the context's jar once there (the page writes it when its identity comes back; no
+    page event says when the browser's store has it)."""
+    cookies = poll(page, lambda: [c for c in context.cookies() if c["name"] == "device_fp" and wanted(c["value"])],
+                   until=bool, timeout=timeout)
+    assert len(cookies) == 1, context.cookies()
+    return dict(cookies[0])
+
+
+def is_save(response: Response) -> bool:
+    """The answer to a progress save: the server has filed it by then (its transaction is committed)."""
+    return "/time-progress" in response.url and response.request.method == "POST"
 
 
 def progress_of(app: Flask, viewer_key: str) -> list[tuple[int, int]]:
@@ -118,7 +130,7 @@ def test_a_first_visit_sets_device_fp_and_every_api_call_carries_it(session_app,
     open_player(page, base, f"{FILM}&t=20")
     start(page, 20.5)
 
-    cookie = fingerprint_cookie(context)
+    cookie = fingerprint_cookie(page, context)
     value = cookie["value"]
     identity = IDENTITY.fullmatch(value)  # issued by the service (POST /session-context) after the first frame
     assert identity
@@ -136,16 +148,10 @@ def test_a_first_visit_sets_device_fp_and_every_api_call_carries_it(session_app,
 
     # Progress goes to the API after 10 s of playback, and the server files it under the fingerprint.
     assert saves == []
-    page.clock.fast_forward(10_000)
-    deadline = time.monotonic() + 5
-    while not saves and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-    assert saves, "no progress was sent after 10 s of playback"
+    with page.expect_response(is_save, timeout=5_000):  # else: no progress was sent after 10 s of playback
+        page.clock.fast_forward(10_000)
     assert {r.headers.get("x-session-context") for r in saves} == {value}
     assert all(r.method == "POST" for r in saves)
-    deadline = time.monotonic() + 5
-    while not progress_of(app, f"dev:{identity['device']}") and time.monotonic() < deadline:
-        time.sleep(0.1)
     [(episode_id, seconds)] = progress_of(app, f"dev:{identity['device']}")
     assert episode_id == 1 and 20 <= seconds <= 24
     assert page.errors == []  # type: ignore[attr-defined]
@@ -158,9 +164,9 @@ def test_a_device_fp_cookie_already_there_is_reused(session_app, context: Browse
     saves, issued = record(page, "/time-progress"), record(page, "/session-context")
     open_player(page, base, f"{FILM}&t=40")
     start(page, 41)
-    click_control(page, "play")  # a pause saves the position at once
+    with page.expect_response(is_save):
+        click_control(page, "play")  # a pause saves the position at once
     expect(player(page)).to_have_attribute("data-state", "paused")
-    page.wait_for_timeout(300)
     assert [r.headers.get("x-session-context") for r in saves] == [earlier]
     assert [c["value"] for c in context.cookies() if c["name"] == "device_fp"] == [earlier]
     assert issued == []  # nothing asked for: the identity was there
@@ -174,7 +180,7 @@ def test_an_older_plain_fingerprint_cookie_is_replaced_by_an_issued_identity(
     context.add_cookies([{"name": "device_fp", "value": "plainSha256HashOfSignals_0123456789abcdef", "url": base}])
     open_player(page, base, f"{FILM}&t=40")
     start(page, 40.3)
-    cookie = fingerprint_cookie(context, wanted=lambda value: IDENTITY.fullmatch(value) is not None)
+    cookie = fingerprint_cookie(page, context, wanted=lambda value: IDENTITY.fullmatch(value) is not None)
     assert IDENTITY.fullmatch(cookie["value"])
 
 
@@ -189,24 +195,32 @@ def test_with_cookies_and_storage_throwing_the_film_plays_and_progress_still_goe
     assert page.evaluate("() => { try { return document.cookie; } catch (e) { return e.name; } }") == "SecurityError"
     start(page, 61)
     wait_until_playing(page, 62.5)
-    click_control(page, "play")
+    with page.expect_response(is_save):
+        click_control(page, "play")  # a pause saves at once
     expect(player(page)).to_have_attribute("data-state", "paused")
     click_control(page, "play")
     wait_until_playing(page, 63)
 
     # The identity lived in memory: the save carried it, and the server filed it; no cookie was stored.
-    page.wait_for_timeout(300)
     assert len(saves) >= 1
     [value] = {r.headers.get("x-session-context") for r in saves}
     identity = IDENTITY.fullmatch(value or "")
     assert identity
     assert progress_of(app, f"dev:{identity['device']}")
     assert [c for c in context.cookies() if c["name"] == "device_fp"] == []
-    # Nothing broke: no page error, and nothing was reported by the error reporting that loaded meanwhile.
+    # Nothing broke: no page error, and nothing was reported by the error reporting that loaded meanwhile. An error
+    # thrown now is reported and arrives: had anything been reported before it, that would have arrived first.
     assert len(chunks) == 1
     assert page.errors == []  # type: ignore[attr-defined]
-    page.wait_for_timeout(500)
-    assert [e for e in ingest.events() if "blocked-storage" in e.get("request", {}).get("url", "")] == []
+    marker = "thrown on purpose, after the film"
+    page.evaluate("(marker) => { setTimeout(() => { throw new Error(marker); }, 0); }", marker)
+
+    def from_this_page(events: list[dict]) -> list[str]:
+        return [e["exception"]["values"][-1]["value"] for e in events
+                if "blocked-storage" in e.get("request", {}).get("url", "")]
+
+    reported = from_this_page(ingest.wait_for_events(lambda events: marker in from_this_page(events), seconds=10))
+    assert reported == [marker]
 
 
 def test_a_fatal_hls_error_reaches_sentry_with_the_error_id_on_screen(session_app, reporting, page: Page):
@@ -250,11 +264,9 @@ def test_a_fatal_hls_error_reaches_sentry_with_the_error_id_on_screen(session_ap
     assert any(r["replay_id"] == replay_id and event["event_id"] in r.get("error_ids", []) for r in replays)
 
     # An unhandled error from here on is reported too, with the id the player logged for it.
-    page.evaluate("setTimeout(() => { throw new Error('unhandled on purpose'); }, 0)")
     logged = re.compile(r"player: unhandled error, id ([0-9a-f]{16})")
-    deadline = time.monotonic() + 5
-    while not any(logged.search(line) for line in console) and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
+    with page.expect_console_message(lambda message: logged.search(message.text) is not None, timeout=5_000):
+        page.evaluate("setTimeout(() => { throw new Error('unhandled on purpose'); }, 0)")
     [unhandled_id] = [m.group(1) for line in console if (m := logged.search(line))]
     events = ingest.wait_for_events(with_id(unhandled_id), seconds=10)
     [event] = [e for e in events if e.get("tags", {}).get("error_id") == unhandled_id]
@@ -267,10 +279,13 @@ def test_without_a_dsn_no_sentry_code_is_requested(live_server, page: Page):
     open_player(page, live_server, f"{FILM}&auto_play=1")
     wait_until_playing(page, 1.5)
     page.evaluate("setTimeout(() => { throw new Error('unhandled on purpose'); }, 0)")
+    # With a DSN, Sentry loads in idle time (at most 2 s) after the first frame, or after the first error: the
+    # page's idle time after both has come, and its idle work run (the chunk would have been asked for).
+    wait_for_idle(page)
     page.goto(f"{live_server}/?movie_id=4")  # a master JSON that never loads: a fatal error with its screen
     page.click("button[data-player-start]")
     expect(page.get_by_role("alert")).to_be_visible(timeout=15_000)
-    page.wait_for_timeout(2500)  # past the idle time in which Sentry would load
+    wait_for_idle(page)  # and after this error
     chunk = sentry_chunk()
     assert any(r.url.endswith(".js") for r in requested)
     assert [r.url for r in requested if chunk in r.url or "sentry" in r.url.lower()] == []
@@ -285,7 +300,7 @@ def test_two_fresh_profiles_on_one_machine_get_two_identities(session_app, brows
         page = context.new_page()
         fingerprints = record(page, "/session-context")
         open_player(page, base, FILM)
-        identity = IDENTITY.fullmatch(fingerprint_cookie(context)["value"])
+        identity = IDENTITY.fullmatch(fingerprint_cookie(page, context)["value"])
         assert identity and len(fingerprints) == 1
         identities.append(identity)
         context.close()
