@@ -9,9 +9,19 @@ from playwright.sync_api import Page, Request, Route, expect
 
 from app.demo.catalogue import SEGMENT_SECONDS
 from tests.browser.conftest import demo_server
-from tests.browser.helpers import NEXT_FRAME, master_address, title_files, video_state, wait_until_playing
+from tests.browser.helpers import (
+    NEXT_FRAME,
+    current_time,
+    master_address,
+    poll,
+    title_files,
+    video_state,
+    wait_until_playing,
+)
 
 SHELL = ["img.player__poster-img", "h1.player__title", "button[data-player-start]", ".player__start-icon"]
+AHEAD = """() => { const v = document.querySelector('video.player__video');
+  const b = v.buffered; return b.length ? b.end(b.length - 1) - v.currentTime : 0; }"""  # seconds buffered ahead
 
 
 def test_shell_paints_with_javascript_disabled(browser, live_server):
@@ -76,17 +86,20 @@ def test_the_master_playlist_is_asked_for_once_while_hls_js_is_still_loading(liv
 
     page.on("request", note)
     hls_chunk = re.compile(r"/assets/chunks/hls-\w+\.js$")
+    held: list[Route] = []
 
-    def slow_hls(route: Route) -> None:  # hls.js is held until the manifest is asked for (10 s at most)
-        for _ in range(100):
-            if playlists:
-                break
-            page.wait_for_timeout(100)
-        route.continue_()
+    def slow_hls(route: Route) -> None:  # hls.js is held until the manifest has been asked for
+        if playlists:
+            route.continue_()
+        else:
+            held.append(route)
 
     page.route(hls_chunk, slow_hls)
     page.goto(f"{live_server}/?movie_id=1")
-    page.click("button[data-player-start]")
+    with page.expect_request(lambda r: ".m3u8" in r.url, timeout=10_000):  # with hls.js held, if at all
+        page.click("button[data-player-start]")
+    for route in held:
+        route.continue_()
     wait_until_playing(page)
     order = page.evaluate("""() => performance.getEntriesByType('resource')
         .filter((e) => /master\\.m3u8$|hls-\\w+\\.js$/.test(e.name))
@@ -133,15 +146,14 @@ def test_the_chosen_episode_plays_and_subtitles_come_from_the_master(live_server
 
 
 def test_a_click_before_the_script_mounts_is_not_lost(live_server, page):
-    def slow_entry(route: Route) -> None:
-        page.wait_for_timeout(1500)  # the bundle arrives well after the viewer's click
-        route.continue_()
-
-    page.route(re.compile(r"/assets/player-\w+\.js$"), slow_entry)
+    held: list[Route] = []
+    page.route(re.compile(r"/assets/player-\w+\.js$"), lambda route: held.append(route))  # until after the click
     page.goto(f"{live_server}/?movie_id=1", wait_until="commit")
     page.locator("button[data-player-start]").click()
     assert page.evaluate("window.__playerMounted === true") is False, "the click must come before the mount"
     assert page.evaluate("window.__playerStartRequested") is True
+    assert poll(page, lambda: held, until=bool, timeout=10_000), "the bundle was never asked for"
+    held[0].continue_()
     wait_until_playing(page)
 
 
@@ -152,11 +164,8 @@ def test_a_press_that_spans_the_interface_mount_still_starts(live_server, page):
     page.route(re.compile(r"/assets/chunks/mount-\w+\.js$"), lambda route: held.append(route))
     page.goto(f"{live_server}/?movie_id=1")
     page.wait_for_function("() => window.__playerMounted === true")
-    for _ in range(500):  # the entry asks for the interface chunk right after the first paint (10 s at most)
-        if held:
-            break
-        page.wait_for_timeout(20)
-    assert held, "the interface chunk was never asked for"
+    # the entry asks for the interface chunk right after the first paint
+    assert poll(page, lambda: held, until=bool, timeout=10_000), "the interface chunk was never asked for"
     box = page.locator("button[data-player-start]").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
@@ -188,7 +197,9 @@ def test_the_film_is_buffered_half_a_minute_ahead(live_server, page):
     page.goto(f"{live_server}/?movie_id=1")
     page.click("button[data-player-start]")
     wait_until_playing(page, 1)
-    page.wait_for_timeout(5_000)  # loopback: time enough to fetch minutes of film if it were allowed
-    ahead = page.evaluate("""() => { const v = document.querySelector('video.player__video');
-      const b = v.buffered; return b.length ? b.end(b.length - 1) - v.currentTime : 0; }""")
+    page.wait_for_function(f"() => ({AHEAD})() >= 25")  # the buffer has filled up to its target
+    # Then a segment's length of film more: the buffer is topped up as the film plays on, never past 30 s; on
+    # loopback, a player allowed more would have fetched minutes ahead by then (it fetches on without a pause).
+    wait_until_playing(page, current_time(page) + SEGMENT_SECONDS)
+    ahead = page.evaluate(AHEAD)
     assert 25 <= ahead <= 30 + SEGMENT_SECONDS, ahead  # whole segments: the last may end past the target
