@@ -24,6 +24,7 @@ from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import AdPlacement, AdPosition
 from tests.browser.conftest import serving
+from tests.browser.helpers import still_over_frames
 from tests.conftest import reconfigure
 
 SERIES, FILM, SKIPPABLE = 2, 1, 1
@@ -147,6 +148,17 @@ def events_of(page: Page, kind: str) -> list:
     return page.evaluate("(kind) => events.filter((e) => e.type === kind).map((e) => e.payload)", kind)
 
 
+def listen(frame: Frame) -> None:
+    """From now on the player's window notes each message it receives (window.__heard), in a listener added after
+    the player's own: a message noted there has been through the player's listener (embed/bridge) already."""
+    frame.evaluate("() => { window.__heard = []; addEventListener('message', (e) => { __heard.push(e.data); }); }")
+
+
+def wait_heard(frame: Frame, count: int) -> None:
+    """Until the player's window has received `count` messages since listen(): the player has handled them."""
+    frame.wait_for_function("(count) => window.__heard.length >= count", arg=count)
+
+
 def test_each_outgoing_message_arrives_with_its_payload_at_the_parent(servers, publisher_page, page: Page):
     _, player_origin, _publisher_origin, _ = servers
     frame = publisher_page(movieId=SERIES, autoPlay=True)
@@ -211,19 +223,24 @@ def test_commands_from_the_parent_play_pause_seek_and_change_the_episode(publish
 def test_pages_on_other_origins_and_sibling_frames_cannot_command_the_player(publisher_page, page: Page):
     frame = publisher_page(movieId=SERIES, autoPlay=True)
     wait_playing(frame, 2)
+    listen(frame)
+    before = video(frame)["time"]
     page.evaluate("attack()")
     for sibling in ("#third", "#twin"):  # another origin, and the publisher's own origin in a sibling frame
         page.locator(sibling).element_handle().content_frame().wait_for_function("() => window.sent === true")
     frame.evaluate("window.postMessage({actionType: 'pause'}, '*')")  # the player's own window is not its parent
-    page.wait_for_timeout(1000)
-    state = video(frame)
-    assert not state["paused"] and state["time"] > 2.5 and round(state["duration"]) == 52  # nor seeked, nor another
+    wait_heard(frame, 2 * 3 + 1)  # each sibling's three commands, and its own: all refused by now
+    state = video(frame)  # a pause, a seek or a new episode obeyed would show at once (the video paused or moved)
+    assert not state["paused"] and state["time"] >= before and round(state["duration"]) == 52  # nor seeked, nor another
     assert events_of(page, "episodeChanged") == []
 
 
 def test_malformed_messages_and_a_flood_change_nothing(publisher_page, page: Page):
+    page.clock.install()  # the second the player counts the parent's commands in is on the page's clock (running)
     frame = publisher_page(movieId=SERIES, autoPlay=True)
     wait_playing(frame, 1)
+    listen(frame)
+    before = video(frame)["time"]
     page.evaluate("""(origin) => {
       const target = player.iframe.contentWindow;
       const proto = Object.create({actionType: 'pause'});
@@ -236,10 +253,11 @@ def test_malformed_messages_and_a_flood_change_nothing(publisher_page, page: Pag
         target.postMessage(data, origin);
       }
       target.postMessage({actionType: 'pause'}, 'http://elsewhere.example');  // the browser drops it: wrong target
+      target.postMessage('done', origin);  // not a command either; it comes after the others
     }""", frame.url.split("/?")[0])
-    page.wait_for_timeout(800)
-    state = video(frame)
-    assert not state["paused"] and round(state["duration"]) == 52
+    frame.wait_for_function("() => window.__heard.includes('done')")  # so the player has handled them all
+    state = video(frame)  # a pause, a seek or a new episode obeyed would show at once
+    assert not state["paused"] and round(state["duration"]) == 52 and before <= state["time"] < before + 5
 
     # a flood: 5000 seeks as fast as the parent can post them; the player takes 20 a second and drops the rest
     frame.evaluate("""() => { window.__seeks = 0;
@@ -247,13 +265,16 @@ def test_malformed_messages_and_a_flood_change_nothing(publisher_page, page: Pag
     seconds = page.evaluate("""(origin) => {
       const started = performance.now();
       for (let i = 0; i < 5000; i++) player.iframe.contentWindow.postMessage({actionType: 'seek', time: 40}, origin);
+      player.iframe.contentWindow.postMessage('flooded', origin);
       return (performance.now() - started) / 1000;
     }""", frame.url.split("/?")[0])
-    page.wait_for_timeout(1500)
+    # every seek handled, and the ones taken done with (each counted as it began)
+    frame.wait_for_function("""() => window.__heard.includes('flooded')
+      && !document.querySelector('video.player__video').seeking""")
     taken = frame.evaluate("() => window.__seeks")
     assert 1 <= taken <= 20 * (int(seconds) + 3), (taken, seconds)
     assert not video(frame)["paused"]
-    page.wait_for_timeout(1000)
+    page.clock.fast_forward(1000)
     page.evaluate("player.seek(10)")  # a second later the parent is heard again
     frame.wait_for_function("() => { const t = document.querySelector('video.player__video').currentTime; "
                             "return t >= 10 && t < 20; }")
@@ -268,15 +289,16 @@ def test_an_ad_obeys_only_the_parent(servers, publisher_page, page: Page):
     layer = frame.locator(".ad-layer")
     expect(layer).to_have_attribute("data-status", "PLAYING", timeout=15_000)
 
+    listen(frame)
     page.evaluate("attack()")
-    page.locator("#third").element_handle().content_frame().wait_for_function("() => window.sent === true")
-    page.wait_for_timeout(700)
+    wait_heard(frame, 2 * 3)  # each sibling's three commands, refused by now: a pause obeyed pauses the ad at once
+    assert frame.evaluate("document.querySelector('video.ad-layer__video').paused") is False
     expect(layer).to_have_attribute("data-status", "PLAYING")
 
     page.evaluate("player.pause()")
     expect(layer).to_have_attribute("data-status", "PAUSED")
     paused_at = frame.evaluate("document.querySelector('video.ad-layer__video').currentTime")
-    page.wait_for_timeout(500)
+    assert still_over_frames(frame, selector="video.ad-layer__video") == {"moved": 0, "presented": 0}
     assert frame.evaluate("document.querySelector('video.ad-layer__video').currentTime") == paused_at
     assert video(frame)["paused"]  # the film under it waits too
     page.evaluate("player.play()")
@@ -301,9 +323,10 @@ def test_a_claimed_origin_gets_nothing_and_commands_nothing(servers, publisher_p
     frame.wait_for_selector("video.player__video", state="attached")
     assert frame.evaluate("JSON.parse(document.getElementById('player-context').textContent).config.parentOrigin") \
         == publisher_origin
-    wait_playing(frame, 1.5)
+    wait_playing(frame, 1.5)  # the player has posted ready and its progress meanwhile, to the claimed origin only
+    listen(frame)
     page.evaluate("(origin) => liar.contentWindow.postMessage({actionType: 'pause'}, origin)", player_origin)
-    page.wait_for_timeout(700)
+    wait_heard(frame, 1)
     assert not video(frame)["paused"]
     assert page.evaluate("(origin) => received.filter((m) => m.origin === origin)", player_origin) == []
 
@@ -312,12 +335,10 @@ def test_with_an_allow_list_a_page_not_on_it_cannot_frame_the_player(servers, pu
     app, player_origin, publisher_origin, third_origin = servers
     reconfigure(app, PUBLISHER_ORIGINS=third_origin)
     page.goto(f"{publisher_origin}/publisher/page.html?player={player_origin}&third={third_origin}")
-    blocked: list[str] = []
-    page.on("console", lambda m: blocked.append(m.text) if "frame-ancestors" in m.text else None)
-    page.evaluate("(options) => embed(options)", {"movieId": SERIES})
-    page.wait_for_timeout(1500)
+    # Chromium reports the refused frame: once it has, no player can load in it
+    with page.expect_console_message(lambda m: "frame-ancestors" in m.text, timeout=15_000):
+        page.evaluate("(options) => embed(options)", {"movieId": SERIES})
     assert page.evaluate("events") == []  # no player, so no ready
-    assert blocked, "Chromium reports the refused frame"
 
 
 def test_the_iframe_fills_its_container_or_keeps_16_9_of_its_width(servers, publisher_page, page: Page):
