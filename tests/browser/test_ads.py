@@ -4,20 +4,21 @@ demo creatives, placements set per test), the tracking endpoint read back from t
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from flask import Blueprint, Flask, Response, request
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Request, expect
 from sqlalchemy import select
 
 from app.demo.catalogue import SEGMENT_SECONDS
 from app.extensions import db
 from app.models import AdPlacement, AdPosition, AdTrackingHit
 from tests.browser.conftest import SHORT_AD_S, SHORT_NOT_SKIPPABLE, SHORT_SKIPPABLE, ads_server, place
-from tests.browser.helpers import video_state, wait_until_playing
+from tests.browser.helpers import poll, video_state, wait_until_playing
 from tests.conftest import reconfigure
 
 LONG_FILM = 1
@@ -75,6 +76,7 @@ VIEWABLE = MISDECLARED.replace("00:00:12", "00:00:06").replace("misdeclared", "v
 
 FAULT_HITS: list[tuple[str, str, str]] = []  # (event, source, code): the pixels of the outside documents above
 FAULT_PLAYHEADS: list[str] = []  # the [ADPLAYHEAD] of each of their error pixels
+HUNG = threading.Event()  # set: the hung ad server (/fault/slow.xml) answers at last
 
 
 @faults.get("/fault/pixel")
@@ -124,8 +126,8 @@ def fault(kind: str) -> Response:
         return Response(EMPTY.format(base=base), mimetype="application/xml")
     if kind == "unsupported":
         return Response(UNSUPPORTED.format(base=base), mimetype="application/xml")
-    if kind == "slow":
-        time.sleep(VAST_TIMEOUT_S + 1)  # past the player's timeout
+    if kind == "slow":  # an ad server that hangs: it answers once the test is over with it, long past the timeout
+        HUNG.wait(timeout=60)
         return Response(EMPTY.format(base=base), mimetype="application/xml")
     return Response("gone", status=404)
 
@@ -145,16 +147,11 @@ def hits(app: Flask) -> list[tuple[str, str, str, float]]:
         return [(r.event, r.source, r.error_code, (r.created_at - start).total_seconds()) for r in rows]
 
 
-def settled_hits(app: Flask, done: Callable[[list[tuple[str, str, str, float]]], bool],
+def settled_hits(page: Page, app: Flask, done: Callable[[list[tuple[str, str, str, float]]], bool],
                  seconds: float = 5) -> list[tuple[str, str, str, float]]:
     """The hits once ``done`` holds for them (pixels are fire-and-forget: the film may start before they land), or
     as they are after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while True:
-        recorded = hits(app)
-        if done(recorded) or time.monotonic() > deadline:
-            return recorded
-        time.sleep(0.1)
+    return poll(page, lambda: hits(app), until=done, timeout=seconds * 1000)
 
 
 def playheads_of(app: Flask, source: str) -> dict[str, float]:
@@ -172,17 +169,38 @@ def playheads_of(app: Flask, source: str) -> dict[str, float]:
 FaultHits = list[tuple[str, str, str]]
 
 
-def settled_fault_hits(done: Callable[[FaultHits], bool], seconds: float) -> FaultHits:
-    deadline = time.monotonic() + seconds
-    while not done(list(FAULT_HITS)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return list(FAULT_HITS)
+def settled_fault_hits(page: Page, done: Callable[[FaultHits], bool], seconds: float = 5) -> FaultHits:
+    """The outside ad server's pixels once ``done`` holds for them, or as they are after ``seconds``."""
+    return poll(page, lambda: list(FAULT_HITS), until=done, timeout=seconds * 1000)
+
+
+def pixels_asked(page: Page, source: str) -> list[str]:
+    """The events of the outside ad server's pixels for ``source`` that the page asks for from now on, as it asks:
+    an ad's last ones (complete, a viewability verdict) before the player hands back to the film."""
+    asked: list[str] = []
+
+    def note(request: Request) -> None:
+        query = parse_qs(urlsplit(request.url).query)
+        if "/fault/pixel?" in request.url and query.get("source") == [source]:
+            asked.extend(query["event"])
+
+    page.on("request", note)
+    return asked
 
 
 def ad_time(page: Page) -> float:
     return page.evaluate("document.querySelector('video.ad-layer__video')?.currentTime ?? -1")
 
 
+# Every window.open of the page, noted as it is called (window.__opened), before the browser decides anything.
+OPENS = """window.__opened = [];
+{ const open = window.open;
+  window.open = function (...args) { __opened.push(String(args[0])); return open.apply(this, args); }; }"""
+# How much of the player is in view, as an IntersectionObserver of the test sees it (window.__inView: each report,
+# the first at once). Made after the ad layer's own observer of #player: each report reaches that one first.
+WATCH_VIEW = """() => { window.__inView = [];
+  new IntersectionObserver((entries) => { for (const e of entries) __inView.push(e.intersectionRatio); },
+    { threshold: [0, 0.51, 1] }).observe(document.getElementById('player')); }"""
 FILM_BUFFERED = """() => { const b = document.querySelector('video.player__video').buffered;
   return b.length ? b.end(b.length - 1) : 0; }"""  # the end of the film's buffer, in seconds of the film
 AD_BAR_LOOK = """() => {
@@ -233,9 +251,10 @@ def test_a_skippable_pre_roll_counts_down_skips_at_its_offset_and_the_film_plays
     skip.click()
     expect(page.locator(".ad-layer")).to_have_count(0)
     wait_until_playing(page, 1)
-    page.wait_for_timeout(1500)
-    assert page.evaluate(FILM_BUFFERED) - video_state(page)["time"] >= 20
-    events = [event for event, *_ in settled_hits(app, lambda rows: any(r[0] == "skip" for r in rows))]
+    # past the pre-roll's 8 s (and its last segment): the film's own buffer policy has taken over
+    page.wait_for_function(f"() => ({FILM_BUFFERED})() - document.querySelector('video.player__video').currentTime"
+                           " >= 20", timeout=10_000)
+    events = [event for event, *_ in settled_hits(page, app, lambda rows: any(r[0] == "skip" for r in rows))]
     # once each; impression and start go out in the same task as two keepalive requests, so which one the server
     # records first is the network's order, not the player's (the unit tests check the order they are sent in)
     assert events.count("impression") == 1 and events.count("start") == 1 and events.count("loaded") == 1
@@ -252,7 +271,7 @@ def test_a_non_skippable_wrapped_pre_roll_completes_with_each_quartile_once_in_t
     expect(page.locator("button[data-ad-control='skip']")).to_be_hidden()
     expect(page.locator(".ad-layer")).to_have_count(0, timeout=SHORT_AD_S * 1000 + 10_000)
     wait_until_playing(page, 1)
-    recorded = settled_hits(app, lambda rows: sum(r[0] == "complete" for r in rows) == 3)
+    recorded = settled_hits(page, app, lambda rows: sum(r[0] == "complete" for r in rows) == 3)
     inline = [(event, seconds) for event, source, _, seconds in recorded if source == "inline"]
     order = [event for event, _ in inline if event in ("start", "firstQuartile", "midpoint", "thirdQuartile",
                                                         "complete")]
@@ -273,6 +292,8 @@ def test_a_non_skippable_wrapped_pre_roll_completes_with_each_quartile_once_in_t
 def test_a_mid_roll_plays_once_at_half_of_the_long_film(ads_app, page: Page):
     app, base = ads_app
     place(app, AdPlacement(position=AdPosition.MIDROLL, creative_id=SHORT_SKIPPABLE, content_id=LONG_FILM))
+    vasts: list[str] = []  # a mid-roll asks for its VAST as it becomes due (ads/scheduler), before anything shows
+    page.on("request", lambda r: vasts.append(r.url) if "/vast.xml" in r.url else None)
     page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1&t=928")
     wait_until_playing(page, 928.3)
     expect(page.locator(".ad-layer")).to_have_count(1, timeout=15_000)  # at 930 s of 1860
@@ -300,8 +321,8 @@ def test_a_mid_roll_plays_once_at_half_of_the_long_film(ads_app, page: Page):
     page.evaluate("document.querySelector('video.player__video').currentTime = 900")
     wait_until_playing(page, 900)
     page.evaluate("document.querySelector('video.player__video').currentTime = 1000")
-    wait_until_playing(page, 1001)
-    page.wait_for_timeout(1000)
+    wait_until_playing(page, 1001)  # a second of film past half, again: its time updates would have made it due
+    assert len(vasts) == 1, vasts
     expect(page.locator(".ad-layer")).to_have_count(0)
     assert [event for event, *_ in hits(app)].count("impression") == 1
 
@@ -317,11 +338,15 @@ def test_a_broken_vast_reports_its_code_and_the_film_plays(ads_app, page: Page, 
     wrapper's timeout). A document that is not XML costs no Content-Security-Policy violation (Chromium's DOMParser
     styles its error block inline)."""
     app, base = ads_app
+    error_pixels: list[str] = []  # asked for by the page (sent with the error, before the film goes on)
+    page.on("request", lambda r: error_pixels.append(r.url) if "/fault/pixel?event=error" in r.url else None)
     for url, expected, reported in ((f"{base}/fault/{kind}.xml", code, kind in ("empty", "unsupported")),
                                     (f"{base}/fault/wrap/{kind}.xml", wrapped, True)):
         place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=url, content_id=LONG_FILM))
         FAULT_HITS.clear()
         FAULT_PLAYHEADS.clear()
+        error_pixels.clear()
+        HUNG.clear()
         warnings: list[str] = []
         page.on("console", lambda message, into=warnings: into.append(message.text) if message.type == "warning"
                 else None)
@@ -329,13 +354,21 @@ def test_a_broken_vast_reports_its_code_and_the_film_plays(ads_app, page: Page, 
         page.on("console", lambda message, into=policy: into.append(message.text)
                 if "Content Security Policy" in message.text else None)
         started = time.monotonic()
-        page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
-        wait_until_playing(page, 1, timeout=20_000)
+        try:
+            page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
+            wait_until_playing(page, 1, timeout=20_000)
+        finally:
+            HUNG.set()
         assert time.monotonic() - started < VAST_TIMEOUT_S + 8  # a hung ad server costs the film at most the timeout
         assert any(f"ads: {expected} " in warning for warning in warnings), warnings
         expected_source = "wrapper" if url.endswith(f"wrap/{kind}.xml") else "fault"
-        recorded = settled_fault_hits(lambda rows, src=expected_source: any(r[:2] == ("error", src) for r in rows),
-                                      seconds=3 if reported else 1)
+        if not reported:  # the page asked for no error pixel by the time the film played: none will land
+            assert error_pixels == [] and [hit for hit in FAULT_HITS if hit[0] == "error"] == []
+            recorded = list(FAULT_HITS)
+        else:
+            assert error_pixels, "asked for as the error came, before the film played"  # so seen where none came
+            recorded = settled_fault_hits(page, lambda rows, src=expected_source: any(r[:2] == ("error", src)
+                                                                                      for r in rows), seconds=3)
         errors = [(source, error) for event, source, error in recorded if event == "error"]
         if not reported:
             assert errors == []
@@ -365,11 +398,8 @@ def test_a_pod_is_refused_to_each_of_its_ads_and_a_file_with_codec_0_plays(ads_a
     expect(page.locator(".ad-layer")).to_have_attribute("data-status", "PLAYING", timeout=15_000)
     assert page.evaluate("document.querySelector('video').canPlayType('video/mp4; codecs=\"0\"')") == ""
     assert page.evaluate("document.querySelector('video.ad-layer__video').currentSrc").endswith("/house-15s.mp4")
-    for _ in range(50):  # the impression pixel, sent as the ad starts
-        if ("impression", "codec0", "") in FAULT_HITS:
-            break
-        page.wait_for_timeout(100)
-    assert ("impression", "codec0", "") in FAULT_HITS
+    # the impression pixel, sent as the ad starts
+    assert ("impression", "codec0", "") in settled_fault_hits(page, lambda rows: ("impression", "codec0", "") in rows)
     assert page.errors == []
 
 
@@ -379,12 +409,11 @@ def test_quartiles_follow_the_files_own_length_not_a_wrong_declared_duration(ads
     app, base = ads_app
     place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=f"{base}/fault/misdeclared.xml", content_id=LONG_FILM))
     TIMED_HITS.clear()
+    asked = pixels_asked(page, "misdeclared")
     page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
-    wait_until_playing(page, 0.5, timeout=30_000)
-    for _ in range(30):
-        if any(event == "complete" for event, _ in TIMED_HITS):
-            break
-        page.wait_for_timeout(100)
+    wait_until_playing(page, 0.5, timeout=30_000)  # the ad is over: every pixel of it has been asked for
+    assert sorted(event for event in asked if event in QUARTILES) == sorted(QUARTILES), asked
+    poll(page, lambda: list(TIMED_HITS), until=lambda rows: any(event == "complete" for event, _ in rows), timeout=3000)
     seconds = {event: sum(float(part) * 60 ** i for i, part in enumerate(reversed(stamp.split(":"))))
                for event, stamp in TIMED_HITS}
     assert sorted(event for event, _ in TIMED_HITS) == ["complete", "firstQuartile", "midpoint", "thirdQuartile"]
@@ -399,12 +428,11 @@ def test_an_ad_in_view_is_a_viewable_impression_once_after_two_seconds(ads_app, 
     app, base = ads_app
     place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=f"{base}/fault/viewable.xml", content_id=LONG_FILM))
     TIMED_HITS.clear()
+    asked = pixels_asked(page, "viewable")
     page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
-    wait_until_playing(page, 0.5, timeout=30_000)  # the ad is over, the film plays
-    for _ in range(20):
-        if any(event == "complete" for event, _ in TIMED_HITS):
-            break
-        page.wait_for_timeout(100)
+    wait_until_playing(page, 0.5, timeout=30_000)  # the ad is over, the film plays: the ad's verdict was given
+    assert [event for event in asked if event in VERDICTS] == ["Viewable"], asked
+    poll(page, lambda: list(TIMED_HITS), until=lambda rows: any(event == "complete" for event, _ in rows), timeout=2000)
     verdicts = [(event, stamp) for event, stamp in TIMED_HITS if event in VERDICTS]
     assert [event for event, _ in verdicts] == ["Viewable"], TIMED_HITS
     seconds = float(verdicts[0][1].rsplit(":", 1)[1])
@@ -444,7 +472,7 @@ def test_a_click_through_opens_a_new_tab_and_leaves_the_player_where_it_is(ads_a
     assert popup.value.url.startswith("https://example.com/advertiser")
     assert page.url == player_url
     assert popup.value.evaluate("window.opener") is None  # noopener
-    assert [event for event, *_ in settled_hits(app, lambda rows: any(r[0] == "click" for r in rows))].count(
+    assert [event for event, *_ in settled_hits(page, app, lambda rows: any(r[0] == "click" for r in rows))].count(
         "click") == 1
     expect(page.locator(".ad-layer")).to_have_attribute("data-status", "PAUSED")  # the ad waits for the viewer
 
@@ -454,11 +482,14 @@ def test_a_javascript_click_through_is_refused(ads_app, page: Page):
     place(app, AdPlacement(position=AdPosition.PREROLL, vast_url=f"{base}/fault/jsclick.xml", content_id=LONG_FILM))
     popups: list[str] = []
     page.context.on("page", lambda p: popups.append(p.url))
+    page.add_init_script(OPENS)
     page.goto(f"{base}/?movie_id={LONG_FILM}&auto_play=1")
     expect(page.locator(".ad-layer")).to_have_count(1, timeout=15_000)
     expect(page.locator("button.ad-layer__click")).to_be_hidden()
-    page.locator(".ad-layer__video").click(force=True)
-    page.wait_for_timeout(500)
+    page.locator(".ad-layer__video").click(force=True)  # returns once the page has handled the click
+    # No wait: a window opened by the click would be in window.__opened already. (A popup's arrival is no fence: a
+    # noopener window, as the player opens them, arrived after one the page opened after it, in two tries of two.)
+    assert page.evaluate("window.__opened") == []
     assert popups == [] and page.title() != "pwned"
     assert "javascript" not in page.url
 
@@ -484,13 +515,21 @@ def test_an_ad_plays_only_while_the_player_is_in_view_unless_the_viewer_chose(ad
     frame = page.frame_locator("#player-frame")
     ad_video = frame.locator("video.ad-layer__video")
     expect(ad_video).to_have_count(1, timeout=15_000)
-    page.wait_for_timeout(1500)
-    assert ad_video.evaluate("v => v.currentTime") == 0  # loaded, out of view: it waits
+    player_frame = page.locator("#player-frame").element_handle().content_frame()
+    assert player_frame
+    # the ad has what it needs to play (HAVE_FUTURE_DATA), and the layer has had the report the test's observer gets
+    player_frame.wait_for_function("() => document.querySelector('video.ad-layer__video').readyState >= 3")
+    player_frame.evaluate(WATCH_VIEW)
+    player_frame.wait_for_function("() => window.__inView.length > 0")
+    assert player_frame.evaluate("() => window.__inView") == [0]
+    assert ad_video.evaluate("v => v.paused && v.currentTime === 0")  # loaded, out of view: it waits
     page.locator("#player-frame").scroll_into_view_if_needed()
     expect(frame.locator(".ad-layer")).to_have_attribute("data-status", "PLAYING", timeout=10_000)
     frame.locator("button[data-ad-control='play']").click()  # the viewer pauses: that decides
     expect(frame.locator(".ad-layer")).to_have_attribute("data-status", "PAUSED")
     page.mouse.wheel(0, -3000)
+    player_frame.wait_for_function("() => window.__inView.at(-1) === 0")  # out of view, as the layer saw
     page.locator("#player-frame").scroll_into_view_if_needed()
-    page.wait_for_timeout(700)
+    player_frame.wait_for_function("() => window.__inView.at(-1) >= 0.51")  # in view again: it would play now
+    assert ad_video.evaluate("v => v.paused")
     expect(frame.locator(".ad-layer")).to_have_attribute("data-status", "PAUSED")
