@@ -3,7 +3,7 @@ with ENV=production, this machine's PostgreSQL and Redis. ``bin/production`` ser
 deploy/load_and_fault.py and tests/test_production_shape.py start it the same way.
 
 Nothing is faked, but two things are put between the application and its stores so that a fault can be made on
-purpose: the application reaches PostgreSQL and Redis through TCP relays of this process (``Relay``), which can
+purpose: the application reaches PostgreSQL and Redis through TCP relays of this process (deploy/relay.py), which can
 refuse connections (the store is gone) or accept and never answer (black-holed). ``bin/production`` starts them
 too, switched through, so that what is measured is what runs.
 """
@@ -18,82 +18,19 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from deploy.relay import Relay
+
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 POSTGRES = os.environ.get("PRODUCTION_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/player_production")
 REDIS = os.environ.get("PRODUCTION_REDIS_URL", "redis://127.0.0.1:6379/3")
-
-
-class Relay:
-    """TCP between the application and a store. ``mode``: "through", "gone" (connections refused, open ones cut) or
-    "black-hole" (connections accepted, nothing ever answered)."""
-
-    def __init__(self, upstream: tuple[str, int]) -> None:
-        self.upstream = upstream
-        self.mode = "through"
-        self._open: set[socket.socket] = set()
-        self._lock = threading.Lock()
-        self.listener = socket.create_server(("127.0.0.1", 0), backlog=512)
-        self.port = int(self.listener.getsockname()[1])
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def set(self, mode: str) -> None:
-        """A black hole keeps the connections and stops answering; gone cuts them too."""
-        self.mode = mode
-        if mode == "gone":
-            with self._lock:
-                ends, self._open = list(self._open), set()
-            for end in ends:
-                with contextlib.suppress(OSError):
-                    end.shutdown(socket.SHUT_RDWR)
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if self.mode == "gone":
-                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
-                client.close()  # a reset: as a port nothing listens on
-                continue
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
-
-    def _serve(self, client: socket.socket) -> None:
-        try:
-            server = socket.create_connection(self.upstream, timeout=5)
-        except OSError:
-            client.close()
-            return
-        server.settimeout(None)
-        with self._lock:
-            self._open.update((client, server))
-        for source, target in ((client, server), (server, client)):
-            threading.Thread(target=self._pump, args=(source, target), daemon=True).start()
-
-    def _pump(self, source: socket.socket, target: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                if self.mode == "through":
-                    target.sendall(data)
-        except OSError:
-            pass
-        for end in (source, target):
-            with contextlib.suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
-            with self._lock:
-                self._open.discard(end)
-
-    def close(self) -> None:
-        self.listener.close()
 
 
 def _via(url: str, port: int) -> str:

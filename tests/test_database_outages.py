@@ -6,7 +6,6 @@ database are untouched, and the service recovers by itself when the database is 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import socket
@@ -28,6 +27,7 @@ from app import create_app, texts
 from app.config import Settings, normalise_database_url
 from app.demo.seed import seed_demo
 from app.extensions import db
+from deploy.relay import Relay
 from tests.conftest import signed_identity
 
 LOCAL_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -44,56 +44,14 @@ def postgres_server() -> sa.engine.URL:
     return url
 
 
-class Proxy:
-    """TCP between the application and PostgreSQL; ``black_hole`` makes it accept and read, and never answer."""
-
-    def __init__(self, upstream: tuple[str, int]) -> None:
-        self.upstream = upstream
-        self.black_hole = False
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
-
-    def _serve(self, client: socket.socket) -> None:
-        try:
-            server = socket.create_connection(self.upstream, timeout=5)
-        except OSError:
-            client.close()
-            return
-        for source, target in ((client, server), (server, client)):
-            threading.Thread(target=self._pump, args=(source, target), daemon=True).start()
-
-    def _pump(self, source: socket.socket, target: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                if not self.black_hole:
-                    target.sendall(data)
-        except OSError:
-            pass
-        for end in (source, target):  # one side closed: so does the other, as a real connection would
-            with contextlib.suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
-
-    def close(self) -> None:
-        self.listener.close()
-
-
 @pytest.fixture
-def outage_app(tmp_path) -> Iterator[tuple[Flask, str, Proxy, sa.engine.URL]]:
+def outage_app(tmp_path) -> Iterator[tuple[Flask, str, Relay, sa.engine.URL]]:
     server = postgres_server()
     name = f"player_outage_{os.getpid()}_{int(time.time() * 1000) % 10**8}"
     admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    proxy = Proxy((server.host or "127.0.0.1", server.port or 5432))
+    proxy = Relay((server.host or "127.0.0.1", server.port or 5432))
     through_proxy = server.set(host="127.0.0.1", port=proxy.port, database=name)
     app = create_app({"TESTING": True, "DATABASE_URL": through_proxy.render_as_string(hide_password=False),
                       "MEDIA_ROOT": Settings.from_env().MEDIA_ROOT,  # the demo media (make test makes them)
@@ -107,7 +65,7 @@ def outage_app(tmp_path) -> Iterator[tuple[Flask, str, Proxy, sa.engine.URL]]:
         yield app, f"http://127.0.0.1:{http.server_port}", proxy, server.set(database=name)
     finally:
         http.shutdown()
-        proxy.black_hole = False
+        proxy.set("through")
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
@@ -159,7 +117,7 @@ def test_a_black_holed_database_costs_two_seconds_and_the_service_recovers(outag
     _app, base, proxy, _ = outage_app
     assert get(f"{base}/contents/1")[0] == 200  # a pooled connection, through the proxy
     assert get(f"{base}/?movie_id=1")[0] == 200
-    proxy.black_hole = True
+    proxy.set("black-hole")
     assert_unavailable(base)
     assert_kept_answers(base)
     # a returning viewer's page too, from the title's snapshot (their history waits), and its film plays: the master
@@ -178,7 +136,7 @@ def test_a_black_holed_database_costs_two_seconds_and_the_service_recovers(outag
     assert get(f"{base}/healthz")[0] == 200  # the process is up
     status, _, body, took = get(f"{base}/readyz")  # and says what it lacks
     assert status == 503 and '"database":"unavailable' in body.replace(" ", "") and took < 2.6
-    proxy.black_hole = False
+    proxy.set("through")
     assert recovered(base)  # no restart
 
 

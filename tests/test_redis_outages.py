@@ -1,43 +1,17 @@
 """Redis gone or black-holed never takes the service down (app/http/rates.py, app/api/ops.py): the rate limits count
 in memory instead and say so in the log, readiness says what is missing, and every call still answers within a
-second. Redis's place is taken by a port nobody listens on, and by a listener that accepts and never answers."""
+second. Redis's place is taken by a relay (deploy/relay.py) that refuses every connection, and by one that accepts
+and never answers."""
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 
 import pytest
 from flask import Flask
 
+from deploy.relay import Relay
 from tests.conftest import signed_identity
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class BlackHole:
-    """Accepts connections and reads whatever comes, and never answers."""
-
-    def __init__(self) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                peer, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=lambda s=peer: [None for _ in iter(lambda: s.recv(4096), b"")], daemon=True).start()
-
-    def close(self) -> None:
-        self.listener.close()
 
 
 @pytest.fixture(params=["gone", "black-holed"])
@@ -47,8 +21,8 @@ def redis_down(request, migrated_database, assets_built, tmp_path):
     from app.extensions import db, limiter
     from tests.conftest import empty_tables
 
-    hole = BlackHole() if request.param == "black-holed" else None
-    port = hole.port if hole else closed_port()
+    hole = Relay(None, "black-hole" if request.param == "black-holed" else "gone")  # never a Redis behind it
+    port = hole.port
     app: Flask = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path),
                              "REDIS_URL": f"redis://127.0.0.1:{port}/0"})
     with app.app_context():
@@ -58,8 +32,7 @@ def redis_down(request, migrated_database, assets_built, tmp_path):
     with app.app_context():
         empty_tables()
         db.engine.dispose()
-    if hole:
-        hole.close()
+    hole.close()
 
 
 def timed(call):
