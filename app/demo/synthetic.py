@@ -1,9 +1,9 @@
-"""A synthetic catalogue of realistic size for benchmarks (``flask demo catalogue --titles N``): films and series
-with seasons and episodes, Russian titles that inflect (app/demo/words.py) with English originals, genres, tags,
-countries, categories, persons with parts, ratings, years. Added beside what is there (the demo catalogue first,
-ids after the largest; labels found by slug, made when missing), deterministic for a seed, written in batches of
-plain INSERTs (no ORM objects): 100,000 titles in under a minute on 2 cores. The episodes play the demo's short film,
-so every title works in the player.
+"""A synthetic catalogue of realistic size for benchmarks (``flask demo catalogue --titles N``): films and series with
+seasons and episodes, Russian titles that inflect (app/demo/words.py, names.py, labels.py) with English originals,
+genres, tags, countries, categories, persons with parts, ratings, years. Added beside what is there (the demo catalogue
+first, ids after the largest; labels found by slug, made when missing), deterministic for a seed, written in batches of
+plain INSERTs (no ORM objects): 100,000 titles in under a minute on 2 cores. The episodes play the demo's short film, so
+every title works in the player.
 
 Its shape is a real catalogue's: words, genres, tags and countries are drawn with a skew (a few common, a long tail),
 so that of 100,000 titles nearly nine in ten are distinct and the commonest title word is on under 1% of them; a
@@ -23,24 +23,10 @@ from typing import Any, Generic, TypeVar
 
 from sqlalchemy import func, insert, select
 
+from app.demo.labels import CATEGORIES, COUNTRIES, GENRES, TAGS
+from app.demo.names import FEMININE_NAMES, FIRST_NAMES, LAST_NAMES, ROLES, feminine
 from app.demo.seed import advance_sequences
-from app.demo.words import (
-    ADJECTIVES,
-    CATEGORIES,
-    COUNTRIES,
-    FEMININE_NAMES,
-    FIRST_NAMES,
-    GENRES,
-    KINDS,
-    LAST_NAMES,
-    NOUNS,
-    ROLES,
-    TAGS,
-    TAILS,
-    WHENS,
-    WHERE,
-    feminine,
-)
+from app.demo.words import ADJECTIVES, KINDS, NOUNS, TAILS, WHENS, WHERE
 from app.extensions import db
 from app.jobs.search import rebuild_index
 from app.models import (

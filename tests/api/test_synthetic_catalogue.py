@@ -8,8 +8,10 @@ from collections import Counter
 from sqlalchemy import func, select
 
 from app.demo import extras
+from app.demo.labels import CATEGORIES, GENRES
+from app.demo.names import feminine
 from app.demo.synthetic import CATEGORY_SHARES, _name
-from app.demo.words import ADJECTIVES, CATEGORIES, GENRES, NOUNS, WHERE, feminine
+from app.demo.words import ADJECTIVES, NOUNS, WHERE
 from app.extensions import db
 from app.models import Category, Content, ContentPerson, ContentType, Episode, Genre, Season
 from app.models.taxonomy import content_genres
