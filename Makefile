@@ -1,11 +1,14 @@
 # The two commands of the README's Quick start, and a few shortcuts.
-.PHONY: start test setup build bench bench-auth bench-catalogue
+.PHONY: start test check setup build bench bench-auth bench-catalogue
 
 start:  ## set everything up and serve the demo on http://127.0.0.1:5000 (PORT=… changes it)
 	bin/start
 
 test:  ## every check: lint, types, jest, pytest with the browser tests
 	bin/test
+
+check:  ## the quick loop: lint, types, jest, pytest without the browser tests
+	bin/check
 
 setup:
 	bin/setup

@@ -84,7 +84,7 @@ def seed_command(reset: bool) -> None:
     if current_app.config["ENV"] == "production":  # deploy/production.py seeds the catalogue of a production shape
         click.echo("demo accounts: none with ENV=production (their password is public)")
     else:
-        click.echo(f"demo accounts: {seed_accounts(current_app.config['ENV'])} added (password in the README)")
+        click.echo(f"demo accounts: {seed_accounts(current_app.config['ENV'])} added (password in docs/accounts.md)")
     generate_sitemaps()
 
 

@@ -1,6 +1,6 @@
 """gunicorn as production runs it (bin/production), behind nginx (deploy/nginx.conf), which buffers every request
 and response: a slow or idle client holds an nginx connection, never one of these threads. Each value is a decision;
-README "Operations" says why.
+docs/production.md says why.
 
 Environment: ``BIND`` (default 127.0.0.1:8000), ``WEB_CONCURRENCY`` (workers, default two per core, at most 8),
 ``GUNICORN_THREADS`` (default 4).

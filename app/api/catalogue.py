@@ -73,7 +73,7 @@ def get_content_by_kinopoisk_id(kinopoisk_id: int) -> Any:
 @blp.arguments(MostRelevantQuerySchema, location="query", as_kwargs=True)
 @shared_read(blp, page_of(ContentCardSchema), 404, 422)
 def get_most_relevant(content_type: str | None, page: int, pageSize: int) -> Any:
-    """Published contents, most relevant first (README "API" says how relevance is ranked); ``type``: of this
+    """Published contents, most relevant first (docs/api.md says how relevance is ranked); ``type``: of this
     content type only (an unknown one is a 404)."""
     share()
     return most_relevant(content_type, page, pageSize).envelope()

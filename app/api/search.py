@@ -1,5 +1,5 @@
 """Catalogue search (spec §7 ``POST /v2/contents/search``; also a GET with the query string, which a CDN can keep).
-The rules: app/services/search/query.py; README "Search"."""
+The rules: app/services/search/query.py; docs/search.md."""
 
 from __future__ import annotations
 

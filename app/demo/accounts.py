@@ -1,4 +1,4 @@
-"""The demo's accounts, one per role, all with the password ``demo-password`` (README "Demo accounts"). Development
+"""The demo's accounts, one per role, all with the password ``demo-password`` (docs/accounts.md). Development
 only: ``seed_accounts`` refuses to run with ENV=production."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the demo catalogue holds, as data.
 
-The seeder (``seed.py``) writes these rows with fixed ids, so that the README and the tests can name them;
+The seeder (``seed.py``) writes these rows with fixed ids, so that the docs (docs/demo.md) and the tests can name them;
 the media generator (``media.py``) encodes one HLS title per ``media`` slug below. Durations are whole
 multiples of ``SEGMENT_SECONDS`` so every title ends on a segment boundary.
 """

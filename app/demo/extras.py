@@ -1,6 +1,6 @@
 """The demo catalogue's labels and site data beside its five titles (``catalogue.py``): genres, tags, persons, voice
 authors, subtitles, categories (a tree per type, some on the home page's showcase), promo slides, the menu and a
-redirect. Fixed slugs, so that the README and the tests can name them."""
+redirect. Fixed slugs, so that the docs (docs/demo.md) and the tests can name them."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ Authorization header). Such a response:
   ETag, and ``Vary`` on what changes it (Accept-Encoding, the country header, and for the page the Cookie).
 
 Every other response of such a view (a page for a viewer with credentials, anything about a title licensed to some
-domains only) is ``private, max-age=0``. README "Caching" says what a CDN must key on.
+domains only) is ``private, max-age=0``. docs/caching.md says what a CDN must key on.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
     completed = viewers_completed(key, params.movie_id) if key else frozenset()
     # The embedding page is the one the browser names for a frame it loads us into (a Referer on a top-level load, or
     # from a script, names nothing that embeds us); disable_checking_available is taken from a trusted publisher only
-    # (PUBLISHER_ORIGINS), and never lifts a country block (README "Licences").
+    # (PUBLISHER_ORIGINS), and never lifts a country block (docs/licences.md).
     embedder = request.referrer if framed_navigation() else None
     trusted = origin_of(embedder) in parse_origin_list(current_app.config["PUBLISHER_ORIGINS"])
     viewer = Viewer(country=viewer_country(), domain=domain_of(embedder), completed=completed,

@@ -6,7 +6,7 @@
 // on a slow phone must not sit between the viewer's click and the film's next frame.
 //
 // The call shape: `window[STATISTICS_FUNCTION](eventName, payload)`, `this` the window, once per event, payload a
-// fresh flat object of strings, numbers and nulls; see README "Analytics" for the events and their fields.
+// fresh flat object of strings, numbers and nulls; see docs/analytics.md for the events and their fields.
 import type { PlayerContext } from '../context';
 import { DEFAULTS } from '../core/defaults';
 import { Disposer } from '../core/dispose';

@@ -248,7 +248,7 @@ def test_the_snapshot_costs_the_same_queries_however_many_credits_and_labels(app
 
 
 def relevance(content, year):
-    """The rule README "API" states, in Python."""
+    """The rule docs/api.md states, in Python."""
     ratings = [r for r in (content.kinopoisk_rating, content.imdb_rating) if r is not None]
     rating = sum(ratings) / len(ratings) if ratings else 5.0
     age = max(0, year - (content.year or content.created_at.year))

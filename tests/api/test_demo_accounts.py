@@ -1,4 +1,4 @@
-"""The demo accounts (README "Demo accounts"): one per role, signing in with the documented password; never in
+"""The demo accounts (docs/accounts.md): one per role, signing in with the documented password; never in
 production, where `flask demo seed` (deploy/production.py seeds a production shape's catalogue) leaves them out."""
 
 from __future__ import annotations

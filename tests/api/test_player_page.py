@@ -168,7 +168,7 @@ FRAMED = {"Sec-Fetch-Dest": "iframe"}  # what a browser sends for a page it load
 
 def test_disable_checking_available_never_lifts_a_country_block(client, demo_catalogue):
     """Spec §4 lets the embed disable the check; a viewer could then watch a title licensed away from their country.
-    The country rule holds whatever the query says (README "Licences")."""
+    The country rule holds whatever the query says (docs/licences.md)."""
     response = client.get("/?movie_id=3&disable_checking_available=1")
     assert response.status_code == 451
     assert page_context(response)["isAvailable"] is False

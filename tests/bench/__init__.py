@@ -1,1 +1,1 @@
-"""The performance benchmark (`make bench`): a script, not a pytest suite; see README.md, "Benchmark"."""
+"""The performance benchmark (`make bench`): a script, not a pytest suite; see docs/benchmarks.md."""

@@ -1,7 +1,7 @@
 """Player benchmark: the built application against two baselines, in headless Chromium, two device profiles.
 
 ``make bench`` (bin/bench) sets everything up and runs ``python -m tests.bench.run``; ``--help`` lists the options.
-What is measured and how is in README.md, "Benchmark", and in the docstrings below. A failed target is reported,
+What is measured and how is in docs/benchmarks.md, and in the docstrings below. A failed target is reported,
 not raised: the exit code is 0 whenever the measurement itself ran.
 """
 

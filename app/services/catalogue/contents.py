@@ -20,7 +20,7 @@ from app.services.catalogue.types import content_type_by_slug
 from app.services.errors import NotFound
 from app.services.player.episodes import EpisodeRef, play_order
 
-# The relevance of GET /contents/most-relevant (README "API"): see ``relevance``.
+# The relevance of GET /contents/most-relevant (docs/api.md): see ``relevance``.
 NEUTRAL_RATING = 5.0  # an unrated title counts as the middle of the 10-point scale
 RECENCY_YEARS = 10.0  # a title this many years old counts half its rating; twice as old, a third
 

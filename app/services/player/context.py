@@ -42,7 +42,7 @@ def availability_of(rules: Iterable[Rule], viewer: Viewer) -> Verdict:
 def decide(episodes: Sequence[EpisodeRef], rules: Iterable[Rule], params: PlayerParams, viewer: Viewer) -> Decision:
     """``episodes`` in play order. spec §4 lets the embed disable the availability check; here it never lifts a
     country block, and lifts the domain check only for a trusted publisher, which the caller decides
-    (viewer.skip_domain_check): README "Licences"."""
+    (viewer.skip_domain_check): docs/licences.md."""
     chosen = choose_episode(episodes, episode_id=params.episode_id, season=params.season, episode=params.episode,
                             completed=viewer.completed)
     return Decision(episode_id=chosen.id if chosen else None, verdict=availability_of(rules, viewer))
