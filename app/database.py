@@ -74,6 +74,11 @@ class Breaker:
         with self._lock:
             self._open_until = time.monotonic() + self.seconds
 
+    def close(self) -> None:
+        """Lets calls through again at once (what the next try after ``seconds`` does by itself)."""
+        with self._lock:
+            self._open_until = 0.0
+
 
 def batch_statements(app: Flask, engine: Engine) -> None:
     """For a batch command (``flask demo catalogue``, ``flask sitemap generate``, ``flask search reindex``): its

@@ -7,11 +7,13 @@ tests' live server gets a database of its own the same way (tests/browser/confte
 
 from __future__ import annotations
 
+import copy
 import os
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -125,11 +127,32 @@ def mailbox(smtp_server: tuple[Controller, Mailbox]) -> Mailbox:
     return smtp_server[1]
 
 
-@pytest.fixture
-def app(migrated_database: str, assets_built: Path, tmp_path: Path,
-        smtp_server: tuple[Controller, Mailbox]) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media"),
+@pytest.fixture(scope="session")
+def worker_app(migrated_database: str, assets_built: Path, tmp_path_factory: pytest.TempPathFactory,
+               smtp_server: tuple[Controller, Mailbox]) -> Iterator[tuple[Flask, dict[str, Any], dict[str, Any]]]:
+    """One application per test process, with its configuration and extensions as made: making one is most of what a
+    test of the API costs (its routes, its OpenAPI document, the admin's views), so ``app`` lends it to each test and
+    puts it back as it was made."""
+    app = create_app({"TESTING": True, "DATABASE_URL": migrated_database,
+                      "MEDIA_ROOT": str(tmp_path_factory.mktemp("media")),
                       "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_server[0].port})
+    yield app, copy.deepcopy(dict(app.config)), dict(app.extensions)
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def app(worker_app: tuple[Flask, dict[str, Any], dict[str, Any]], tmp_path: Path) -> Iterator[Flask]:
+    """The application of one test: the process's, as it was made (its configuration and extensions put back, its
+    caches empty, its breakers closed, a media root of the test's own); after the test its tables are emptied. A test
+    that needs an application made otherwise calls create_app itself."""
+    app, config, extensions = worker_app
+    app.config.clear()
+    app.config.update(copy.deepcopy(config))
+    app.config["MEDIA_ROOT"] = str(tmp_path / "media")
+    app.extensions.clear()
+    app.extensions.update(extensions)
+    _start_afresh(app)
     yield app
     from app.http.mail import drain
 
@@ -140,7 +163,35 @@ def app(migrated_database: str, assets_built: Path, tmp_path: Path,
         batch_statements(app, db.engine)
         empty_tables()
         db.session.remove()
+        db.engine.dispose()  # the requests' deadlines again, on new connections
+
+
+@pytest.fixture
+def fresh_app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iterator[Flask]:
+    """A new application of the test's own, for a test that adds to what an application is made of (a route)."""
+    app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media")})
+    yield app
+    with app.app_context():
+        batch_statements(app, db.engine)
+        empty_tables()
+        db.session.remove()
         db.engine.dispose()
+
+
+def _start_afresh(app: Flask) -> None:
+    """What a new application would not remember: kept answers and counters, open breakers, a dead limit store."""
+    from app import registry
+    from app.caching import register_cache
+    from app.extensions import cache
+
+    with app.app_context():
+        app.extensions["cache"][cache].clear()  # the backend (in process, or this run's keys in Redis)
+        register_cache(app)  # a new resilient cache: nothing kept locally, no counter memo
+        registry.database_breaker(app).close()
+        revocation_breaker = getattr(registry.revocations(app), "_breaker", None)
+        if revocation_breaker is not None:
+            revocation_breaker.close()
+    limiter._storage_dead = False  # Flask-Limiter remembers a dead storage per process
 
 
 @pytest.fixture

@@ -158,12 +158,12 @@ def test_unknown_route_and_method_are_json_errors(client):
     assert "GET" in response.headers["Allow"]
 
 
-def test_an_unexpected_failure_is_a_json_500_without_internals(app, client):
-    @app.get("/explode")
+def test_an_unexpected_failure_is_a_json_500_without_internals(fresh_app):
+    @fresh_app.get("/explode")
     def explode():
         raise RuntimeError("secret internals")
 
-    error = assert_error(client.get("/explode"), 500, "internal_error")
+    error = assert_error(fresh_app.test_client().get("/explode"), 500, "internal_error")
     assert "secret" not in str(error)
     assert error["details"]["errorId"]
 

@@ -15,12 +15,12 @@ from app.services.errors import Conflict, DomainError, Forbidden, Invalid, NotFo
     (Invalid("bad_order", "Порядок занят"), 422),
     (DomainError("refused", "Отказано"), 400),  # a kind errors.py does not know yet: a client error, not a 500
 ])
-def test_each_kind_of_domain_error_is_its_status_with_its_code_message_and_details(app, client, error, status):
+def test_each_kind_of_domain_error_is_its_status_with_its_code_message_and_details(fresh_app, error, status):
     def fail() -> None:
         raise error
 
-    app.add_url_rule("/fails", "fails", fail)
-    response = client.get("/fails")
+    fresh_app.add_url_rule("/fails", "fails", fail)
+    response = fresh_app.test_client().get("/fails")
     assert response.status_code == status
     expected = {"status": status, "code": error.code, "message": error.message,
                 "requestId": response.headers["X-Request-Id"]}
