@@ -19,6 +19,7 @@ from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Content, Role
 from app.services.accounts.accounts import create_account
+from app.transaction import transaction
 from tests.browser.conftest import serving, watch_errors
 from tests.browser.helpers import open_player
 
@@ -35,7 +36,8 @@ def admin_server(make_database: Callable[[str], str], assets_built: Path,
     with app.app_context():
         upgrade()
         seed_demo()
-        create_account("editor@example.com", "Ольга Редакторова", PASSWORD, Role.EDITOR)
+        with transaction():
+            create_account("editor@example.com", "Ольга Редакторова", PASSWORD, Role.EDITOR)
     with serving(app) as origin:
         yield app, origin
 
