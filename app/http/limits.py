@@ -4,8 +4,10 @@
   the body grows past it), small by default: the API takes a few hundred bytes of JSON;
 * a JSON body: parsed once here with its numbers bounded (an integer of thousands of digits costs quadratic time to
   read, and Python refuses those past 4,300 digits with an error that was a 500), no NaN or Infinity, at most
-  ``MAX_JSON_DEPTH`` levels deep (Python's parser recurses: thousands of levels were a RecursionError), and no
-  control character in a string but tab, newline and carriage return (PostgreSQL cannot store NUL);
+  ``MAX_JSON_DEPTH`` levels deep (Python's parser recurses: thousands of levels were a RecursionError), no
+  control character in a string but tab, newline and carriage return (PostgreSQL cannot store NUL), and no lone
+  surrogate (``"\\ud800"`` without its pair: JSON lets it be written, UTF-8 cannot encode it, so the password hasher,
+  either database and the answer echoing it all failed with a 500), in a key or a value at any depth;
 * the query: no control character at all, in a name or a value. Except on the player page, whose parameters follow
   the spec's rule instead (spec §5: an invalid value is ignored, an invalid movie_id is 'Контент не доступен'):
   app/services/player/params.py drops a value with a control character.
@@ -26,6 +28,8 @@ from werkzeug.exceptions import BadRequest
 MAX_JSON_DEPTH = 32
 MAX_INT_DIGITS = 19  # what a 64-bit integer needs; every number the API takes is far smaller
 _JSON_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, newline and CR are text
+# A pair (\ud83d\ude00) is joined into one character by the parser: what is left in this range is a lone half
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _QUERY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 SPEC_QUERY_ENDPOINTS = {"player.player"}  # their query is the spec's to judge (above)
@@ -86,6 +90,8 @@ def _check_tree(value: Any) -> None:
 def _check_text(text: str) -> None:
     if _JSON_CONTROL.search(text):
         raise InvalidInput("A string in the JSON body holds a control character")
+    if _LONE_SURROGATE.search(text):
+        raise InvalidInput("A string in the JSON body holds a lone surrogate (half of a UTF-16 pair), which is no text")
 
 
 def guard_request() -> None:
