@@ -1,8 +1,11 @@
-"""Who may use the admin: editors and administrators signed in with their account (app/services/accounts/accounts.py),
-held in Flask's signed session cookie (path /admin, HttpOnly, SameSite=Lax; app/config.py), not the API's bearer tokens.
+"""Who may use the admin: editors and administrators signed in with their account (app/services/accounts/accounts.py)
+into a session held on the server (a row of auth_sessions: app/services/editorial/sessions.py), which Flask's signed
+cookie (path /admin, HttpOnly, SameSite=Lax; app/config.py) only names; not the API's bearer tokens.
 
-Every admin request reads the account again (one query): a blocked account, one made a viewer, or one whose password
-changed since the sign-in (the session carries a fingerprint of the password's hash) is signed out at once. Anonymous
+Every admin request reads the session and its account again (one query): a session signed out, revoked (a block, a
+role change, a password change or reset end every session of the account) or older than ``ADMIN_SESSION_HOURS``
+opens nothing, whoever holds a copy of the cookie; a blocked account, one made a viewer, or one whose password
+changed since the sign-in (the cookie carries a fingerprint of the password's hash) is signed out at once. Anonymous
 callers and viewers are sent to the sign-in page from every admin address; an editor asking for what only
 administrators may do (the accounts) gets a 403 page."""
 
@@ -12,19 +15,20 @@ import hashlib
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import abort, flash, g, redirect, request, session, url_for
+from flask import abort, current_app, flash, g, redirect, request, session, url_for
 from flask_admin import BaseView, expose
 from flask_admin.form import SecureForm
 from werkzeug.wrappers import Response
 from wtforms import EmailField, PasswordField
 from wtforms.validators import DataRequired, Length
 
-from app.extensions import db
+from app import registry
 from app.http.rates import limited_per_account, limited_per_ip
 from app.models import Account, Role
 from app.models.accounts import MAX_EMAIL, PASSWORD_MAX_LENGTH
 from app.services.accounts import accounts
 from app.services.editorial.audit import Actor
+from app.services.editorial.sessions import admin_session_account, close_admin_session, open_admin_session
 from app.services.errors import DomainError
 
 SESSION_KEY = "admin"
@@ -44,8 +48,8 @@ def signed_in() -> Account | None:
         return g.admin_account
     held = session.get(SESSION_KEY)
     account = None
-    if isinstance(held, dict) and isinstance(held.get("id"), int):
-        found = db.session.get(Account, held["id"])
+    if isinstance(held, dict) and isinstance(held.get("id"), int) and isinstance(held.get("session"), str):
+        found = admin_session_account(held["session"], held["id"], current_app.permanent_session_lifetime)
         if (found is not None and not found.blocked and Role.EDITOR.admits(found.role)
                 and held.get("fingerprint") == fingerprint(found)):
             account = found
@@ -109,9 +113,11 @@ class SignInView(BaseView):
                 if not Role.EDITOR.admits(account.role):
                     form.password.errors = [NO_ACCESS]
                 else:
+                    _end_held_session()  # another account's (or a stale) session this browser held ends here
                     session.clear()  # a new session for the signed-in account (and a new CSRF secret)
                     session.permanent = True
-                    session[SESSION_KEY] = {"id": account.id, "fingerprint": fingerprint(account)}
+                    session[SESSION_KEY] = {"id": account.id, "session": open_admin_session(account),
+                                            "fingerprint": fingerprint(account)}
                     return redirect(target)
         elif signed_in() is not None and request.method == "GET":
             return redirect(target)
@@ -120,9 +126,17 @@ class SignInView(BaseView):
     @expose("/out", methods=("POST",))
     def out(self) -> Response:
         if SignOutForm(request.form).validate():
+            _end_held_session()
             session.clear()
             flash(SIGNED_OUT, "info")
         return redirect(url_for(SIGN_IN_ENDPOINT))
+
+
+def _end_held_session() -> None:
+    """Ends, on the server, the admin session this request's cookie names (if any)."""
+    held = session.get(SESSION_KEY)
+    if isinstance(held, dict) and isinstance(held.get("session"), str):
+        close_admin_session(held["session"], registry.revocations())
 
 
 def safe_next(target: str | None) -> str:

@@ -17,6 +17,8 @@ from app.admin.access import NO_ACCESS, SESSION_KEY, fingerprint
 from app.extensions import db
 from app.models import Account, Role
 from app.services.accounts.accounts import INVALID_CREDENTIALS
+from app.services.editorial.sessions import open_admin_session
+from app.transaction import transaction
 from tests.admin.conftest import EMAILS
 from tests.admin.helpers import csrf_of, flashes, page, post_form, sign_in
 from tests.api.accounts_helpers import block, make_account
@@ -55,9 +57,9 @@ def everyone(app: Flask, demo_catalogue: Flask, accounts: dict[Role, int],
              signed_in: Callable[[Role], FlaskClient]) -> dict[str, FlaskClient]:
     """A client per kind of caller. The viewer's session is forged (the form never opens one for a viewer)."""
     viewer = app.test_client()
-    with app.app_context():
+    with app.app_context(), transaction():
         account = db.session.get(Account, accounts[Role.VIEWER])
-        held = {"id": account.id, "fingerprint": fingerprint(account)}
+        held = {"id": account.id, "session": open_admin_session(account), "fingerprint": fingerprint(account)}
     with viewer.session_transaction() as session:
         session[SESSION_KEY] = held
     blocked_id = make_account(app, "blocked-editor@example.com", Role.EDITOR)
