@@ -90,9 +90,11 @@ def open_session(account: Any) -> Response:
 @blp.response(202, AcceptedSchema)
 @answers(blp, 422, 429, body=True)
 def sign_up(body: dict[str, Any]) -> Any:
-    """Creates an unconfirmed account and mails it a code (POST /signup/complete confirms it). A taken email gets
-    the same answer; its owner is mailed instead."""
-    mail(accounts.sign_up(body["email"], body["password"], body["name"], code_rules()))
+    """Creates an unconfirmed account and mails it a code; POST /signup/complete confirms it with the code and the
+    password. No password is taken here: only who reads the mailbox chooses it, so a sign-up by someone else for the
+    same email (before or after) never ends with an account whose password they know. A new sign-up replaces the
+    pending one's code. A taken email gets the same answer; its owner is mailed instead."""
+    mail(accounts.sign_up(body["email"], body["name"], code_rules()))
     return {"message": MAIL_SENT}
 
 
@@ -103,8 +105,11 @@ def sign_up(body: dict[str, Any]) -> Any:
 @blp.response(200, TokensSchema)
 @answers(blp, 422, 429, body=True)
 def complete_sign_up(body: dict[str, Any]) -> Any:
-    """Confirms the account with the mailed code (single use; it expires; a few wrong tries end it) and signs in."""
-    return open_session(accounts.complete_sign_up(body["email"], body["code"], code_rules()))
+    """Confirms the account with the newest mailed code (single use; it expires; a few wrong tries end it), sets the
+    password sent with it (and the name, when sent), and signs in. A weak password is refused without spending a
+    try."""
+    return open_session(accounts.complete_sign_up(body["email"], body["code"], body["password"], code_rules(),
+                                                  name=body.get("name")))
 
 
 @blp.route("/authentication", methods=["POST"])

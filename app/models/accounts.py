@@ -77,7 +77,7 @@ class Account(db.Model):  # type: ignore[name-defined]
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(MAX_EMAIL), unique=True)  # normalise_email's
     name: Mapped[str] = mapped_column(String(MAX_NAME))
-    # argon2id (services/accounts/passwords.py); none until the sign-up is confirmed with the password its code carries
+    # argon2id (services/accounts/passwords.py); none until the sign-up is confirmed: the password comes with the code
     password_hash: Mapped[str | None] = mapped_column(String(255))
     role: Mapped[Role] = mapped_column(_enum(Role, "account_role"), default=Role.VIEWER)
     created_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now())
@@ -102,7 +102,7 @@ class Account(db.Model):  # type: ignore[name-defined]
 
 class AccountCode(db.Model):  # type: ignore[name-defined]
     """A code mailed to an account: single use, until ``expires_at``, at most a few wrong tries. Only its hash is kept.
-    A sign-up code carries the password chosen with it, which becomes the account's when the code is used."""
+    No password travels with a code: who uses it sends the password (a sign-up's, a restore's) along."""
 
     __tablename__ = "account_codes"
     __table_args__ = (Index("ix_account_codes_account_id_purpose", "account_id", "purpose"),)
@@ -111,7 +111,6 @@ class AccountCode(db.Model):  # type: ignore[name-defined]
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
     purpose: Mapped[CodePurpose] = mapped_column(_enum(CodePurpose, "code_purpose"))
     code_hash: Mapped[str] = mapped_column(String(64))
-    password_hash: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(Moment())
     expires_at: Mapped[datetime] = mapped_column(Moment())
     attempts: Mapped[int] = mapped_column(Integer, default=0)

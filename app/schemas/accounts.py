@@ -47,9 +47,10 @@ def NewPassword(**kwargs: object) -> Text:
 NAME_PATTERN = r"^[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*$"  # Text's, and not blank
 
 
-def Name(**kwargs: object) -> Text:
+def Name(description: str | None = None, **kwargs: object) -> Text:
+    metadata = {"example": "Анна", "pattern": NAME_PATTERN, **({"description": description} if description else {})}
     return Text(validate=[validate.Length(min=1, max=MAX_NAME), validate.Regexp(r".*\S", error="Укажите имя")],
-                metadata={"example": "Анна", "pattern": NAME_PATTERN}, **kwargs)
+                metadata=metadata, **kwargs)
 
 
 def Code(**kwargs: object) -> fields.String:
@@ -59,14 +60,17 @@ def Code(**kwargs: object) -> fields.String:
 
 
 class SignUpSchema(Schema):
+    """No password here: it comes with the code (SignUpCompleteSchema), from whoever reads the mailbox."""
+
     email = Email(required=True)
-    password = NewPassword(required=True)
     name = Name(required=True)
 
 
 class SignUpCompleteSchema(Schema):
     email = Email(required=True)
     code = Code(required=True)
+    password = NewPassword(required=True)
+    name = Name("the account's name; left out: the name of the newest POST /signup")
 
 
 class CredentialsSchema(Schema):

@@ -31,7 +31,6 @@ from app.services.accounts.sessions import Revocations, revoke_account_sessions
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, Unauthenticated
 
 INVALID_CREDENTIALS = "Неверный адрес почты или пароль"
-NOT_CONFIRMED = "Адрес почты не подтверждён: введите код из письма"
 BLOCKED = "Учётная запись заблокирована"
 INVALID_CODE = "Неверный или устаревший код"
 WRONG_OLD_PASSWORD = "Текущий пароль указан неверно"  # noqa: S105 - a message
@@ -67,12 +66,12 @@ def get_account(account_id: int) -> Account:
 # Sign-up
 
 
-def sign_up(email: str, password: str, name: str, rules: CodeRules) -> Mail:
-    """An unconfirmed account (or the unconfirmed one there is, renamed) and a code that confirms it with this
-    password. For an email with a confirmed account: nothing changes and its owner is told someone tried."""
+def sign_up(email: str, name: str, rules: CodeRules) -> Mail:
+    """An unconfirmed account (or the unconfirmed one there is, renamed) and a code mailed to it, which replaces any
+    earlier one. No password yet: it comes with the code (``complete_sign_up``), so only who reads the mailbox chooses
+    it, and nobody else's sign-up for this email, before or after the owner's, ends with an account whose password
+    they know. For an email with a confirmed account: nothing changes and its owner is told someone tried."""
     email = normalise_email(email)
-    _refuse_weak(password, email)
-    password_hash = hash_password(password)  # also for a taken email: the same work, the same time
     account = find_account(email)
     if account is not None and account.confirmed:
         return Mail(email, "Попытка регистрации", "Кто-то попытался зарегистрироваться с вашим адресом почты. Если "
@@ -82,19 +81,24 @@ def sign_up(email: str, password: str, name: str, rules: CodeRules) -> Mail:
                            .on_conflict_do_nothing())
         account = db.session.scalars(select(Account).where(Account.email == email)).one()  # ours or the other's
     account.name = name.strip()
-    code = _new_code(account, CodePurpose.SIGNUP, rules, password_hash=password_hash)
+    code = _new_code(account, CodePurpose.SIGNUP, rules)
     return Mail(email, "Код подтверждения", f"Ваш код подтверждения: {code}\n"
-                f"Он действует {int(rules.lifetime.total_seconds() // 60)} минут. Если вы не регистрировались, "
-                "просто не отвечайте на это письмо.")
+                f"Он действует {int(rules.lifetime.total_seconds() // 60)} минут. Введите его на странице регистрации "
+                "вместе с паролем. Если вы не регистрировались, просто не отвечайте на это письмо.")
 
 
-def complete_sign_up(email: str, code: str, rules: CodeRules) -> Account:
-    """Confirms the account with the code's password. A wrong, used, expired or exhausted code, or an unknown email,
-    is the same refusal."""
-    account, used = _use_code(find_account(email), CodePurpose.SIGNUP, code, rules)
+def complete_sign_up(email: str, code: str, password: str, rules: CodeRules, name: str | None = None) -> Account:
+    """Confirms the account with the mailed code and sets the password sent with it (and the name, when one is sent).
+    A weak password is refused before the code is looked at, so it costs no try. A wrong, used, expired or exhausted
+    code, or an unknown email, is the same refusal."""
+    email = normalise_email(email)
+    _refuse_weak(password, email)
+    account, _ = _use_code(find_account(email), CodePurpose.SIGNUP, code, rules)
     if not account.confirmed:
-        account.password_hash = used.password_hash
+        account.password_hash = hash_password(password)
         account.confirmed_at = now()
+        if name is not None:
+            account.name = name.strip()
     return account
 
 
@@ -102,17 +106,14 @@ def complete_sign_up(email: str, code: str, rules: CodeRules) -> Account:
 
 
 def authenticate(email: str, password: str) -> Account:
-    """The account these credentials open. An unknown email and a wrong password are one refusal, for the same work
-    (a dummy hash is verified). Only with the right password is an account said to be unconfirmed or blocked."""
+    """The account these credentials open. An unknown email, an unconfirmed one (it has no password until its code is
+    used) and a wrong password are one refusal, for the same work (a dummy hash is verified). Only with the right
+    password is an account said to be blocked."""
     account = find_account(email)
-    stored = None
-    if account is not None:
-        stored = account.password_hash if account.confirmed else _pending_password(account)
+    stored = account.password_hash if account is not None and account.confirmed else None
     ok, rehashed = verify_password(stored, password)
     if not ok or account is None:
         raise Unauthenticated("invalid_credentials", INVALID_CREDENTIALS)
-    if not account.confirmed:
-        raise Forbidden("account_not_confirmed", NOT_CONFIRMED)
     if account.blocked:
         raise Forbidden("account_blocked", BLOCKED)
     if rehashed:  # the hasher's parameters changed since this hash was made
@@ -231,7 +232,7 @@ def _code_hash(account_id: int, purpose: CodePurpose, code: str) -> str:
     return hashlib.sha256(f"{account_id}:{purpose.value}:{code}".encode()).hexdigest()
 
 
-def _new_code(account: Account, purpose: CodePurpose, rules: CodeRules, password_hash: str | None = None) -> str:
+def _new_code(account: Account, purpose: CodePurpose, rules: CodeRules) -> str:
     """A new code for ``purpose``; the account's earlier ones for it stop working."""
     moment = now()
     db.session.execute(
@@ -242,7 +243,7 @@ def _new_code(account: Account, purpose: CodePurpose, rules: CodeRules, password
     code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
     db.session.add(AccountCode(
         account_id=account.id, purpose=purpose, code_hash=_code_hash(account.id, purpose, code),
-        password_hash=password_hash, created_at=moment, expires_at=moment + rules.lifetime, attempts=0,
+        created_at=moment, expires_at=moment + rules.lifetime, attempts=0,
     ))
     return code
 
@@ -255,16 +256,6 @@ def _live_code(account: Account, purpose: CodePurpose, rules: CodeRules) -> Acco
         .order_by(AccountCode.id.desc())
         .limit(1)
     )
-
-
-def _pending_password(account: Account) -> str | None:
-    code = db.session.scalar(
-        select(AccountCode)
-        .where(AccountCode.account_id == account.id, AccountCode.purpose == CodePurpose.SIGNUP)
-        .order_by(AccountCode.id.desc())
-        .limit(1)
-    )
-    return code.password_hash if code is not None else None
 
 
 def _use_code(account: Account | None, purpose: CodePurpose, code: str,
