@@ -1,7 +1,11 @@
 """The audit trail in the admin: every flush made by an admin request is recorded (app/services/editorial/audit.py) in
 its own transaction, and a commit that changed anything makes every cached read derived from the catalogue stale
 (app/caching.py), so that the player and the API show the change at once. The trail's view lists entries, and one
-object's history; it has no create, edit or delete."""
+object's history; it has no create, edit or delete.
+
+An editor reads only the entries of the tables editors edit (``EDITOR_TABLES``: the catalogue, the site, the ads), in
+the list, its search and filters, the details and the history pages alike; every other table's (accounts, their
+sessions, codes, subscriptions, viewing progress, and any table added later) are for administrators."""
 
 from __future__ import annotations
 
@@ -14,19 +18,37 @@ from flask_admin.contrib.sqla import ModelView
 from flask_admin.contrib.sqla.filters import DateTimeBetweenFilter
 from flask_admin.model import typefmt
 from markupsafe import Markup, escape
-from sqlalchemy import event, select
+from sqlalchemy import ColumnElement, event, func, select, true
 from sqlalchemy.orm import Session
 
-from app.admin.access import Guarded
+from app.admin.access import Guarded, may
 from app.admin.base import moment
 from app.admin.labels import FIELDS, TABLES
 from app.caching import invalidate_catalogue
 from app.extensions import db
-from app.models import AuditEntry
+from app.models import AuditEntry, Role
 from app.services.editorial.audit import record_flush
 
 ACTION_LABELS = {"create": "создан", "update": "изменён", "delete": "удалён"}
 HISTORY_LIMIT = 500
+EDITOR_TABLES = frozenset({
+    "contents", "seasons", "episodes", "availability_rules", "content_persons", "content_categories", "content_types",
+    "categories", "genres", "tags", "countries", "languages", "voice_authors", "persons", "person_types",
+    "promo_slides", "menu_items", "redirects", "ad_creatives", "ad_media_files", "ad_placements"})
+
+
+def readable(object_type: str) -> bool:
+    """Whether this request's editor or administrator may read the entries about ``object_type``'s rows."""
+    return may(Role.ADMIN) or object_type in EDITOR_TABLES
+
+
+def readable_entries() -> ColumnElement[bool]:
+    """The entries this request's editor or administrator may read, as a condition on audit_entries."""
+    return true() if may(Role.ADMIN) else AuditEntry.object_type.in_(sorted(EDITOR_TABLES))
+
+
+def readable_count() -> int:
+    return db.session.scalar(select(func.count()).select_from(AuditEntry).where(readable_entries())) or 0
 
 
 def _recorded(session: Session, _context: Any) -> None:
@@ -86,9 +108,21 @@ class AuditView(Guarded, ModelView):
     column_formatters_detail = column_formatters
     page_size = 50
 
+    def get_query(self) -> Any:
+        return super().get_query().filter(readable_entries())
+
+    def get_count_query(self) -> Any:
+        return super().get_count_query().filter(readable_entries())
+
+    def get_one(self, id: Any) -> Any:
+        entry = super().get_one(id)
+        return entry if entry is not None and readable(entry.object_type) else None
+
     @expose("/object/<object_type>/<object_id>")
     def history(self, object_type: str, object_id: str) -> Any:
         """One object's history, newest first."""
+        if not readable(object_type):
+            abort(403)
         entries = list(db.session.scalars(
             select(AuditEntry).where(AuditEntry.object_type == object_type, AuditEntry.object_id == object_id)
             .order_by(AuditEntry.at.desc(), AuditEntry.id.desc()).limit(HISTORY_LIMIT)))
