@@ -26,11 +26,16 @@ SIGNATURE_HEADER = "X-Signature"
 @blp.route("/subscription", methods=["POST"])
 @require_role(blp, Role.VIEWER)
 @blp.arguments(SubscriptionQuerySchema, location="query")
-@blp.response(201, SubscriptionSchema)
+@blp.response(201, SubscriptionSchema, description="a new pending subscription to the plan")
+@blp.alt_response(200, schema=SubscriptionSchema, success=True,
+                  description="the account's pending subscription to this plan, asked for earlier: the same one")
 @answers(blp, 401, 422)
 def subscribe(query: dict[str, Any]) -> Any:
-    """A pending subscription to the plan; the payment provider's notification activates it."""
-    return request_subscription(current_account_id(), query["plan"], current_app.config["SUBSCRIPTION_PLANS"])
+    """A pending subscription to the plan; the payment provider's notification activates it. At most one is pending
+    per account and plan: asking again answers that one (200) instead of adding another. A pending subscription to
+    another plan is left as it is (docs/accounts.md)."""
+    requested = request_subscription(current_account_id(), query["plan"], current_app.config["SUBSCRIPTION_PLANS"])
+    return requested.subscription, 201 if requested.created else 200
 
 
 def signed_by_provider(view: Callable[..., Any]) -> Callable[..., Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import Enum, ForeignKey, Index, Integer, String, func
+from sqlalchemy import Enum, ForeignKey, Index, Integer, String, func, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.extensions import db
@@ -146,8 +146,17 @@ class RefreshToken(db.Model):  # type: ignore[name-defined]
     session: Mapped[AuthSession] = relationship()
 
 
+PENDING_ONLY = text("status = 'pending'")
+
+
 class Subscription(db.Model):  # type: ignore[name-defined]
+    """A plan an account asked for (pending), paid for (active until ``active_until``) or cancelled. At most one
+    pending per account and plan, held by a partial unique index: a repeated request answers that one
+    (app/services/accounts/subscriptions.py), so an account keeps at most as many pending rows as there are plans."""
+
     __tablename__ = "subscriptions"
+    __table_args__ = (Index("ux_subscriptions_pending_plan", "account_id", "plan", unique=True,
+                            sqlite_where=PENDING_ONLY, postgresql_where=PENDING_ONLY),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)

@@ -73,3 +73,65 @@ def test_an_unknown_plan_or_subscription_and_an_anonymous_caller(app, client, vi
     assert_error(app.test_client().post("/subscription?plan=month"), 401, "unauthorized")
     assert_error(notify(client, {"eventId": "e", "subscriptionId": 999, "type": "payment.succeeded"}), 404,
                  "subscription_not_found")
+
+
+def subscription_rows(app) -> list[tuple[str, str]]:
+    from app.extensions import db
+    from app.models import Subscription
+
+    with app.app_context():
+        return [(row.plan, row.status.value) for row in
+                db.session.scalars(db.select(Subscription).order_by(Subscription.id))]
+
+
+def test_asking_again_answers_the_pending_subscription_instead_of_a_row_per_call(app, client, viewer):
+    """Issue 30 (13): 40 requests in a row with one token kept 40 rows, forever."""
+    first = client.post("/subscription?plan=month", headers=viewer)
+    assert first.status_code == 201
+    for _ in range(39):
+        again = client.post("/subscription?plan=month", headers=viewer)
+        assert (again.status_code, again.get_json()) == (200, first.get_json())
+    assert subscription_rows(app) == [("month", "pending")]
+
+
+def test_another_plan_has_its_own_pending_one_and_a_paid_one_is_asked_for_anew(app, client, viewer):
+    month = client.post("/subscription?plan=month", headers=viewer).get_json()
+    year = client.post("/subscription?plan=year", headers=viewer)
+    assert year.status_code == 201 and year.get_json()["id"] != month["id"]  # the month's is not replaced
+    assert client.post("/subscription?plan=month", headers=viewer).get_json()["id"] == month["id"]
+    assert notify(client, {"eventId": "evt_1", "subscriptionId": month["id"],
+                           "type": "payment.succeeded"}).status_code == 200
+    renewal = client.post("/subscription?plan=month", headers=viewer)  # the next period's: a new pending one
+    assert renewal.status_code == 201 and renewal.get_json()["id"] not in (month["id"], year.get_json()["id"])
+    assert subscription_rows(app) == [("month", "active"), ("year", "pending"), ("month", "pending")]
+
+
+def test_each_account_has_its_own_pending_one(app, client, viewer):
+    make_account(app, "boris@example.com")
+    other = bearer(sign_in(client, "boris@example.com"))
+    mine = client.post("/subscription?plan=month", headers=viewer).get_json()
+    theirs = client.post("/subscription?plan=month", headers=other)
+    assert theirs.status_code == 201 and theirs.get_json()["id"] != mine["id"]
+
+
+def test_the_database_holds_one_pending_subscription_per_account_and_plan(app, client, viewer):
+    """Two requests at once cannot both add one: the partial unique index refuses the second row."""
+    import sqlalchemy as sa
+
+    from app.clock import now
+    from app.extensions import db
+    from app.models import Subscription, SubscriptionStatus
+
+    pending = client.post("/subscription?plan=month", headers=viewer).get_json()
+    with app.app_context():
+        account_id = db.session.get(Subscription, pending["id"]).account_id
+        db.session.add(Subscription(account_id=account_id, plan="month", status=SubscriptionStatus.PENDING,
+                                    created_at=now()))
+        with pytest.raises(sa.exc.IntegrityError):
+            db.session.flush()
+        db.session.rollback()
+
+
+def test_the_document_names_both_answers(client):
+    operation = client.get("/openapi.json").get_json()["paths"]["/subscription"]["post"]
+    assert {"200", "201"} <= set(operation["responses"])

@@ -1,6 +1,7 @@
-"""Subscriptions: an account asks for a plan (pending), the payment provider says it was paid (active for the plan's
-days, from now or from the end of the current period) or cancelled. The provider's notifications are authenticated by
-an HMAC-SHA256 signature over the raw body and handled once per event id, whatever the number of deliveries."""
+"""Subscriptions: an account asks for a plan (pending; asking again answers the same one), the payment provider says
+it was paid (active for the plan's days, from now or from the end of the current period) or cancelled. The provider's
+notifications are authenticated by an HMAC-SHA256 signature over the raw body and handled once per event id, whatever
+the number of deliveries."""
 
 from __future__ import annotations
 
@@ -29,14 +30,28 @@ class Handled:
     subscription: Subscription
 
 
-def request_subscription(account_id: int, plan: str, plans: dict[str, int]) -> Subscription:
+@dataclass(frozen=True)
+class Requested:
+    subscription: Subscription
+    created: bool  # False: the account's pending subscription to this plan, asked for earlier
+
+
+def request_subscription(account_id: int, plan: str, plans: dict[str, int]) -> Requested:
+    """A pending subscription to ``plan``: a new one, or the one the account already has pending for it (at most one
+    per account and plan: a repeat adds no row). One statement decides it, so two requests at once make one row. A
+    pending subscription to another plan stays as it is: the provider may be taking its payment right now."""
     if plan not in plans:
         raise Invalid("unknown_plan", "Такого тарифа нет", {"field": "plan", "plans": sorted(plans)})
-    subscription = Subscription(account_id=account_id, plan=plan, status=SubscriptionStatus.PENDING,
-                                created_at=now())
-    db.session.add(subscription)
-    db.session.flush()  # its id, for the answer
-    return subscription
+    made = db.session.scalar(
+        dialect_insert(db.session, Subscription)
+        .values(account_id=account_id, plan=plan, status=SubscriptionStatus.PENDING, created_at=now())
+        .on_conflict_do_nothing()  # the partial unique index of the pending ones (app/models/accounts.py)
+        .returning(Subscription.id)
+    )
+    pending = db.session.scalars(select(Subscription).where(
+        Subscription.account_id == account_id, Subscription.plan == plan,
+        Subscription.status == SubscriptionStatus.PENDING)).one()
+    return Requested(pending, made is not None)
 
 
 def signature(secret: str, body: bytes) -> str:
