@@ -29,6 +29,10 @@ from deploy.relay import Relay
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+GEOIP_MODULE = "/usr/lib/nginx/modules/ngx_http_geoip2_module.so"  # Debian's libnginx-mod-http-geoip2
+# The country database nginx looks viewers up in (GeoIP2/GeoLite2-Country format): MaxMind's GeoLite2-Country.mmdb in
+# a real deployment; without one, the demo's, which places loopback addresses (deploy/geo/demo-country-db.pl).
+GEOIP_DATABASE = os.environ.get("GEOIP_DATABASE", "")
 POSTGRES = os.environ.get("PRODUCTION_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/player_production")
 REDIS = os.environ.get("PRODUCTION_REDIS_URL", "redis://127.0.0.1:6379/3")
 
@@ -102,8 +106,10 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
             settings: dict[str, str] | None = None) -> Iterator[Shape]:
     """nginx on 127.0.0.1:``port`` → gunicorn → (relays) → PostgreSQL and Redis, the demo catalogue in place.
     ``settings``: more of the application's configuration (app/config.py)."""
-    if not Path(NGINX).exists():
-        raise RuntimeError("nginx is missing: bin/production installs Debian's nginx-light")
+    if not Path(NGINX).exists() or not Path(GEOIP_MODULE).exists():
+        raise RuntimeError("nginx or its geoip2 module is missing: bin/production installs Debian's nginx-light and "
+                           "libnginx-mod-http-geoip2")
+    geo_database = GEOIP_DATABASE or str(demo_country_database())
     keys = secrets_file()
     ensure_database(database_url)
     database = Relay(_address(database_url, 5432))
@@ -128,17 +134,20 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
     run.mkdir(parents=True)
     from app.config import Settings
 
-    settings = Settings.from_env()
+    config = Settings.from_env()
     (run / "nginx.conf").write_text((ROOT / "deploy" / "nginx.conf").read_text().format(
-        run=run, app=f"127.0.0.1:{app_port}", port=port, max_body=f"{settings.MAX_REQUEST_BYTES // 1024}k",
-        media_root=settings.MEDIA_ROOT, media_secret=keys["MEDIA_URL_SECRET"],
+        run=run, app=f"127.0.0.1:{app_port}", port=port, max_body=f"{config.MAX_REQUEST_BYTES // 1024}k",
+        admin_max_body=f"{config.ADMIN_MAX_REQUEST_BYTES // 1024}k",
+        geoip_module=GEOIP_MODULE, geoip_database=geo_database,
+        media_root=config.MEDIA_ROOT, media_secret=keys["MEDIA_URL_SECRET"],
         media_conf=ROOT / "docs" / "nginx-media.conf"))
     log = open(run / "gunicorn.log", "ab") if quiet else None  # noqa: SIM115 - closed below
+    # Each in a session of its own: a terminal's Ctrl-C is this process's, which stops them in order (below).
     gunicorn = subprocess.Popen(
         [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "wsgi:app"],
-        cwd=ROOT, env=env, stdout=log, stderr=log)
+        cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
     nginx = subprocess.Popen([NGINX, "-p", str(run), "-c", str(run / "nginx.conf"), "-g", "daemon off;"],
-                             stderr=log)
+                             stderr=log, start_new_session=True)
     try:
         _wait_for(app_port, gunicorn, "gunicorn")
         _wait_for(port, nginx, "nginx")
@@ -158,13 +167,29 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
 
 
 
+def demo_country_database() -> Path:
+    """The demo's country database (deploy/geo/demo-country-db.pl), made when missing or older than its script."""
+    script = ROOT / "deploy" / "geo" / "demo-country-db.pl"
+    database = INSTANCE / "geo" / "demo-country.mmdb"
+    if not database.exists() or database.stat().st_mtime < script.stat().st_mtime:
+        database.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([shutil.which("perl") or "/usr/bin/perl", str(script), str(database)], check=True)
+    return database
+
+
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
 def main() -> None:
+    # Blocked, so that they wait for sigwait below instead of ending this process before it stops nginx and gunicorn
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     port = int(os.environ.get("PORT", "8080"))
     with running(port=port) as shape:
         print(f"\nProduction shape: nginx {shape.base} → gunicorn {shape.app} → PostgreSQL, Redis (ENV=production)")
-        print(f"Player: {shape.base}/?movie_id=1   logs: {shape.run}/   Ctrl-C stops it\n", flush=True)
-        with contextlib.suppress(KeyboardInterrupt):
-            signal.sigwait({signal.SIGINT, signal.SIGTERM})
+        print(f"Player: {shape.base}/?movie_id=1   admin: {shape.base}/admin/   logs: {shape.run}/   Ctrl-C stops it")
+        print(f"The first administrator: DATABASE_URL={POSTGRES} .venv/bin/flask accounts create-admin EMAIL\n",
+              flush=True)
+        signal.sigwait(STOP_SIGNALS)
 
 
 if __name__ == "__main__":
