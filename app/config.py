@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from app.database import engine_options
+from app.http.embeds import parse_publisher_keys
 from app.http.origins import origin_of, parse_origin_list
 from app.http.proxies import parse_networks
 from app.http.reporting import reporting_connect_origins
@@ -108,6 +109,10 @@ class Settings:
     # (frame-ancestors), and the `origin` query parameter /lib.js adds is believed for them
     # (app/http/origins.py). A page framed inside another frame needs its ancestors listed too.
     PUBLISHER_ORIGINS: str = ""
+    # Publishers that sign their embed addresses (app/http/embeds.py), comma-separated "domain=key" pairs (each key at
+    # least 32 bytes without a comma, shared with that publisher's server). A title licensed to named sites, framed on
+    # such a domain, plays only with a valid embed_exp and embed_sig for it. Empty (the default): no publisher signs.
+    PUBLISHER_EMBED_KEYS: str = ""
     # The embed page's Content-Security-Policy (app/http/csp.py) lets media, ad documents, creatives and pixels
     # come from any https: host; this lets plain http: ones in too (always so when ENV=development).
     PLAYER_CSP_ALLOW_HTTP: bool = False
@@ -154,6 +159,12 @@ class Settings:
     RATE_LIMIT_IP: str = "600 per minute"
     RATE_LIMIT_TRACKING: str = "1200 per minute"
     RATE_LIMIT_SESSION_CONTEXT: str = "30 per minute"
+    # The catalogue's reads that cost the database a query of their own (the lists with filters, search, a type's
+    # facets, the most relevant), per client address, one count for all of them. Only requests the shared-response
+    # store did not answer are counted (a kept answer costs nothing): generous for people browsing behind one address,
+    # tight for a script walking every filter. A site that calls the API from its own server needs a higher one, or to
+    # come through TRUSTED_PROXIES with its viewers' addresses.
+    RATE_LIMIT_CATALOGUE_READS: str = "300 per minute"
     # The counters' namespace in Redis: deployments (or test runs) sharing one Redis keep apart by it.
     RATE_LIMIT_KEY_PREFIX: str = "player-limits"
     # Accounts (app/services/accounts/accounts.py, sessions.py): how long an access token lasts (minutes; its cookie
@@ -246,6 +257,7 @@ class Settings:
         if self.FULLSCREEN_MODE not in {"native", "pseudo"}:
             raise ValueError(f"FULLSCREEN_MODE must be native or pseudo, not {self.FULLSCREEN_MODE!r}")
         parse_origin_list(self.PUBLISHER_ORIGINS)  # raises ValueError naming a bad entry
+        parse_publisher_keys(self.PUBLISHER_EMBED_KEYS)  # likewise
         parse_origin_list(self.AD_HEADER_ORIGINS, "AD_HEADER_ORIGINS")
         parse_networks(self.TRUSTED_PROXIES)  # likewise
         if self.ENV == "production" and self.COUNTRY_QUERY_PARAM:
@@ -344,6 +356,10 @@ class Settings:
             OPENAPI_VERSION="3.0.3",
             OPENAPI_URL_PREFIX="/",
             OPENAPI_JSON_PATH="openapi.json",
+            # merged into the document: every 429 (app/http/rates.py) says when to try again
+            API_SPEC_OPTIONS={"components": {"responses": {"TOO_MANY_REQUESTS": {"headers": {"Retry-After": {
+                "description": "seconds until the limit lets this caller's next request through",
+                "schema": {"type": "integer", "minimum": 0}}}}}}},
         )
         mapping.update(self.extra)
         return mapping

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, jsonify
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE
@@ -14,6 +14,7 @@ from app.api.decorators import shared_read
 from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
 from app.http.media import sign_address
 from app.http.origins import domain_of
+from app.http.rates import limited_catalogue_read
 from app.http.shared import share, shareable
 from app.http.viewer import viewer_country
 from app.schemas.cards import ContentCardSchema
@@ -36,7 +37,7 @@ from app.services.catalogue.contents import (
     published_id_by_kinopoisk,
     published_id_by_slug,
 )
-from app.services.player.availability import depends_on_domain
+from app.services.player.availability import Verdict
 from app.services.player.context import Viewer, availability_of
 from app.snapshots import get_snapshot
 
@@ -70,8 +71,9 @@ def get_content_by_kinopoisk_id(kinopoisk_id: int) -> Any:
 
 
 @blp.route("/contents/most-relevant")
+@limited_catalogue_read
 @blp.arguments(MostRelevantQuerySchema, location="query", as_kwargs=True)
-@shared_read(blp, page_of(ContentCardSchema), 404, 422)
+@shared_read(blp, page_of(ContentCardSchema), 404, 422, 429)
 def get_most_relevant(content_type: str | None, page: int, pageSize: int) -> Any:
     """Published contents, most relevant first (docs/api.md says how relevance is ranked); ``type``: of this
     content type only (an unknown one is a 404)."""
@@ -90,14 +92,20 @@ def get_seasons(content_id: int) -> Any:
 @shared_read(blp, EpisodeSchema(many=True), 404, 422)
 def get_episodes(content_id: int) -> Any:
     """The content's episodes in play order; their media addresses only for a viewer the title may play for (the
-    country, and the embedding page's domain from Referer), signed. Shared by everyone in a country unless the title
-    has domain rules."""
+    country), signed. A title licensed to named sites plays only in the player they frame, never from an API answer
+    (a Referer is anyone's to write): its addresses are null here. Shared by everyone in a country."""
     snapshot = get_snapshot(content_id)
-    viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer))
-    playable = availability_of(snapshot.rules, viewer).available
-    episodes = [{**episode, "m3u8MasterFilePath": sign_address(episode["m3u8MasterFilePath"], viewer.country)
+    country = viewer_country()
+    playable = api_verdict(snapshot.rules, country).available
+    episodes = [{**episode, "m3u8MasterFilePath": sign_address(episode["m3u8MasterFilePath"], country, snapshot.id)
                  if playable else None} for episode in snapshot.episodes]
-    return dumped(episodes, shared=not depends_on_domain(snapshot.rules))
+    return dumped(episodes)
+
+
+def api_verdict(rules: Any, country: str | None) -> Verdict:
+    """Whether a title plays for an API caller: by its country alone, never by the page a Referer names, so a title
+    with an allow list of sites is blocked_domain here (docs/licences.md)."""
+    return availability_of(rules, Viewer(country=country, domain=None))
 
 
 @blp.route("/episodes/fresh")
@@ -124,18 +132,17 @@ class FreshEpisodes(MethodView):
 @shared_read(blp, EpisodeResourceSchema, 404)
 def get_episode_resource(episode_id: int) -> Any:
     """What the player needs to play one episode of a published content: the content's player fields, the episode
-    with its media address (signed, and only when it plays for this viewer: the country, and the embedding page's
-    domain from Referer), and the verdict. Shared by everyone in a country unless the title has domain rules."""
+    with its media address (signed, and only when it plays for this viewer's country; never for a title licensed to
+    named sites, as ``GET /episodes``), and the verdict. Shared by everyone in a country."""
     snapshot = get_snapshot(published_content_of_episode(episode_id))
     episode = next((episode for episode in snapshot.episodes if episode["id"] == episode_id), None)
     if episode is None:  # added a moment ago, after the snapshot was kept: not yet here
         raise episode_not_found(episode_id)
-    viewer = Viewer(country=viewer_country(), domain=domain_of(request.referrer))
-    verdict = availability_of(snapshot.rules, viewer)
-    address = sign_address(episode["m3u8MasterFilePath"], viewer.country) if verdict.available else None
+    country = viewer_country()
+    verdict = api_verdict(snapshot.rules, country)
+    address = sign_address(episode["m3u8MasterFilePath"], country, snapshot.id) if verdict.available else None
     return dumped({"content": snapshot.content, "episode": {**episode, "m3u8MasterFilePath": address},
-                   "available": verdict.available, "reason": None if verdict.available else verdict.value},
-                  shared=not depends_on_domain(snapshot.rules))
+                   "available": verdict.available, "reason": None if verdict.available else verdict.value})
 
 
 @blp.route("/contents/<int:content_id>/available", parameters=[FILM_ID])

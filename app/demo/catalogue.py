@@ -58,6 +58,7 @@ TITLES: tuple[DemoTitle, ...] = (
     DemoTitle("series-s2e2", 84, voices=("Дубляж", "Оригинал")),
     DemoTitle("series-s2e3", 92, voices=("Дубляж", "Оригинал")),
     DemoTitle("film-short", 120),
+    DemoTitle("film-partner", 120),  # its own folder: a signed address reaches one title's files (app/http/media.py)
 )
 
 TITLE_BY_SLUG = {title.slug: title for title in TITLES}
@@ -103,6 +104,6 @@ CONTENTS: tuple[DemoContent, ...] = (
         countries=("ru",), languages=("ru",),
         kinopoisk_id=1000005, kinopoisk_rating=7.0, imdb_id="tt0000005", imdb_rating=6.9,
         allowed_domains=("partner.example",),
-        episodes=(DemoEpisode(10, 1, "Только для партнёров", "film-short"),),
+        episodes=(DemoEpisode(10, 1, "Только для партнёров", "film-partner"),),
     ),
 )

@@ -1,19 +1,21 @@
 """Licensed media: the files of a title are served only at addresses this service signed for one viewer's country,
 for a short while, and the same files are never served unsigned. What a signed address looks like:
 
-    {MEDIA_URL_PATH}/s/{signature}/{expires}/{country}/{scope}/{file}
-    e.g. /media/s/Kq…/1767225600/ru/titles/film-long/master.json
+    {MEDIA_URL_PATH}/s/{signature}/{expires}/{country}/{content}/{scope}/{file}
+    e.g. /media/s/Kq…/1767225600/ru/1/titles/film-long/master.json
 
-``scope`` is the title's folder (a protected top folder, ``SIGNED_MEDIA_PREFIXES``, and the one below it: each demo
-title holds all its files, app/demo/media.py), so an address reaches that title and nothing else; the HLS playlists
-name their files relatively, so every file they lead to inherits the signed prefix. ``expires`` is a Unix time
-(``MEDIA_URL_TTL`` from now, rounded up to ten minutes so that pages made in the same ten minutes say the same),
-``country`` the viewer's as the page saw it (app/http/viewer.py), which the media request must show again.
+``content`` is the id of the title the address was handed out for, and ``scope`` that title's folder (a protected top
+folder, ``SIGNED_MEDIA_PREFIXES``, and the one below it: each demo title holds all its files, app/demo/media.py), so
+an address reaches that title's files and nothing else, and says whose they are: its master JSON is served only while
+that content is published and plays in the country (app/player/static.py). The HLS playlists name their files
+relatively, so every file they lead to inherits the signed prefix. ``expires`` is a Unix time (``MEDIA_URL_TTL`` from
+now, rounded up to ten minutes so that pages made in the same ten minutes say the same), ``country`` the viewer's as
+the page saw it (app/http/viewer.py), which the media request must show again.
 
-The signature is nginx's secure_link_md5 over ``"{expires}:{scope}:{country} {secret}"`` (base64url, no padding), so
-the production proxy can check the same addresses without the application (docs/nginx-media.conf); ``secret`` is
-``MEDIA_URL_SECRET``, or one derived from SECRET_KEY when that is empty. A master JSON under a signed address is
-served with its own links into the title signed alike (its links are origin-relative, spec §3).
+The signature is nginx's secure_link_md5 over ``"{expires}:{content}:{scope}:{country} {secret}"`` (base64url, no
+padding), so the production proxy can check the same addresses without the application (docs/nginx-media.conf);
+``secret`` is ``MEDIA_URL_SECRET``, or one derived from SECRET_KEY when that is empty. A master JSON under a signed
+address is served with its own links into the title signed alike (its links are origin-relative, spec §3).
 
 Files are served from MEDIA_ROOT without following a symbolic link and without dotfiles.
 """
@@ -58,10 +60,10 @@ def media_secret() -> str:
     return hmac.new(current_app.config["SECRET_KEY"].encode(), b"media addresses", hashlib.sha256).hexdigest()
 
 
-def signature(expires: int, scope: str, country: str) -> str:
+def signature(expires: int, content: int, scope: str, country: str) -> str:
     # MD5 because nginx's secure_link_md5 checks it; with the secret at the end and nothing in it the client chooses
     # but the address it was given, collisions give nothing to forge with.
-    text = f"{expires}:{scope}:{country} {media_secret()}"
+    text = f"{expires}:{content}:{scope}:{country} {media_secret()}"
     digest = hashlib.md5(text.encode(), usedforsecurity=True).digest()  # noqa: S324
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
@@ -71,15 +73,23 @@ def expiry(now: float | None = None) -> int:
     return math.ceil(moment / EXPIRY_STEP) * EXPIRY_STEP
 
 
-def signed_prefix(scope: str, country: str, expires: int | None = None) -> str:
+def signed_prefix(content: int, scope: str, country: str, expires: int | None = None) -> str:
     expires = expiry() if expires is None else expires
     base = current_app.config["MEDIA_URL_PATH"].rstrip("/")
-    return f"{base}/{SIGNED}/{signature(expires, scope, country)}/{expires}/{country}/{scope}"
+    return f"{base}/{SIGNED}/{signature(expires, content, scope, country)}/{expires}/{country}/{content}/{scope}"
 
 
-def sign_address(address: str | None, country: str | None) -> str | None:
-    """``address`` (an episode's master file path) signed for ``country`` when it names a protected file of ours;
-    any other address as it is (an outside CDN's is that CDN's business)."""
+def unsigned_scope(address: str | None) -> str | None:
+    """The title folder an unsigned media address of ours (an episode's master file path) is in, else None."""
+    base = current_app.config["MEDIA_URL_PATH"].rstrip("/") + "/"
+    if not address or not address.startswith(base):
+        return None
+    return scope_of(address[len(base):])
+
+
+def sign_address(address: str | None, country: str | None, content: int) -> str | None:
+    """``address`` (an episode's master file path) signed for ``country`` and the title ``content`` when it names a
+    protected file of ours; any other address as it is (an outside CDN's is that CDN's business)."""
     base = current_app.config["MEDIA_URL_PATH"].rstrip("/") + "/"
     if not address or not address.startswith(base):
         return address
@@ -87,13 +97,14 @@ def sign_address(address: str | None, country: str | None) -> str | None:
     scope = scope_of(relative)
     if scope is None:
         return address
-    return f"{signed_prefix(scope, country or UNKNOWN_COUNTRY)}/{relative[len(scope) + 1:]}"
+    return f"{signed_prefix(content, scope, country or UNKNOWN_COUNTRY)}/{relative[len(scope) + 1:]}"
 
 
-def valid_signature(given: str, expires: int, scope: str, country: str, now: float | None = None) -> bool:
+def valid_signature(given: str, expires: int, content: int, scope: str, country: str,
+                    now: float | None = None) -> bool:
     if expires < (clock.now().timestamp() if now is None else now):
         return False
-    return hmac.compare_digest(given, signature(expires, scope, country))
+    return hmac.compare_digest(given, signature(expires, content, scope, country))
 
 
 def safe_file(root: str | Path, relative: str) -> Path | None:

@@ -40,9 +40,10 @@ class PlayerContext:
 
 
 def resolve_player_context(params: PlayerParams, viewer: Viewer) -> PlayerContext | None:
-    """None when no such content exists; otherwise the context, available or not."""
+    """None when no such content exists or it is not published (the API answers alike); otherwise the context,
+    available or not."""
     snapshot = content_snapshot(params.movie_id)
-    if snapshot is None:
+    if snapshot is None or not snapshot.published:
         return None
     decision = decide(snapshot.places, snapshot.rules, params, viewer)
     return PlayerContext(params=params, viewer=viewer, content=snapshot, decision=decision)
@@ -104,7 +105,8 @@ def viewers_episodes(ctx: PlayerContext) -> list[dict[str, Any]]:
     completed, available, country = ctx.viewer.completed, ctx.available, ctx.viewer.country
     return [
         {**episode, "isCompleted": episode["id"] in completed,
-         "m3u8MasterFilePath": sign_address(episode["m3u8MasterFilePath"], country) if available else None}
+         "m3u8MasterFilePath": sign_address(episode["m3u8MasterFilePath"], country, ctx.content.id)
+         if available else None}
         for episode in ctx.content.episodes
     ]
 

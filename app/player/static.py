@@ -8,8 +8,19 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, request, send_file, send_from_directory
 from werkzeug.wrappers import Response
 
-from app.http.media import SIGNED, UNKNOWN_COUNTRY, safe_file, scope_of, sign_master, signed_prefix, valid_signature
+from app.http.media import (
+    SIGNED,
+    UNKNOWN_COUNTRY,
+    safe_file,
+    scope_of,
+    sign_master,
+    signed_prefix,
+    unsigned_scope,
+    valid_signature,
+)
 from app.http.viewer import viewer_country
+from app.services.player.context import Viewer, availability_of
+from app.snapshots import content_snapshot
 
 # Python's table lacks the streaming types; the browser and hls.js check them.
 for _type, _ext in (
@@ -98,23 +109,43 @@ def serve_media(filename: str) -> Response:
     return _send_media(filename, public=True)
 
 
-def serve_signed_media(signature: str, expires: int, country: str, filename: str) -> Response:
-    """A title's file at an address signed for this viewer's country and not yet expired (app/http/media.py)."""
+def serve_signed_media(signature: str, expires: int, country: str, content: int, filename: str) -> Response:
+    """A title's file at an address signed for this viewer's country and this title, and not yet expired
+    (app/http/media.py). Its master JSON is the application's to serve in every deployment (its links are signed
+    here): only while the title is published, plays in that country and has its episodes in that folder, so that a
+    title unpublished or blocked since stops at its next start (docs/licences.md). Its other files are served here
+    only where SERVE_MEDIA is on (development); in production nginx serves them (docs/nginx-media.conf)."""
     scope = scope_of(filename)
     if scope is None:
         abort(404)
     # the viewer must be where the address was signed for, unless the page's country was chosen (development's demo)
     same_country = country == (viewer_country() or UNKNOWN_COUNTRY) or bool(current_app.config["COUNTRY_QUERY_PARAM"])
-    if not valid_signature(signature, expires, scope, country) or not same_country:
+    if not valid_signature(signature, expires, content, scope, country) or not same_country:
         abort(403)
     if filename.endswith(".json"):
+        if not plays_from(content, scope, country):
+            abort(404)
         path = safe_file(current_app.config["MEDIA_ROOT"], filename) or abort(404)
-        prefix = signed_prefix(scope, country, expires)
+        prefix = signed_prefix(content, scope, country, expires)
         response = Response(sign_master(path.read_bytes(), scope, prefix), mimetype="application/json")
         response.cache_control.no_cache = True
-    else:
+    elif current_app.config["SERVE_MEDIA"]:
         response = _send_media(filename, public=False)
+    else:
+        abort(404)
     return response
+
+
+def plays_from(content_id: int, scope: str, country: str) -> bool:
+    """Whether the title is published, plays in ``country`` (its country rules: the domain was the page's to check)
+    and has an episode in the folder ``scope``; from its snapshot, so no query in the common case."""
+    snapshot = content_snapshot(content_id)
+    if snapshot is None or not snapshot.published:
+        return False
+    viewer = Viewer(country=country if country != UNKNOWN_COUNTRY else None, domain=None, skip_domain_check=True)
+    if not availability_of(snapshot.rules, viewer).available:
+        return False
+    return any(unsigned_scope(episode["m3u8MasterFilePath"]) == scope for episode in snapshot.episodes)
 
 
 def _send_media(filename: str, public: bool) -> Response:
@@ -130,8 +161,8 @@ def _send_media(filename: str, public: bool) -> Response:
 
 def register_static(app: Flask) -> None:
     app.register_blueprint(assets_bp)
+    prefix = app.config["MEDIA_URL_PATH"].rstrip("/")
+    app.add_url_rule(f"{prefix}/{SIGNED}/<signature>/<int:expires>/<country>/<int:content>/<path:filename>",
+                     "signed_media", serve_signed_media)
     if app.config["SERVE_MEDIA"]:
-        prefix = app.config["MEDIA_URL_PATH"].rstrip("/")
         app.add_url_rule(f"{prefix}/<path:filename>", "media", serve_media)
-        app.add_url_rule(f"{prefix}/{SIGNED}/<signature>/<int:expires>/<country>/<path:filename>", "signed_media",
-                         serve_signed_media)

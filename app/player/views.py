@@ -14,6 +14,7 @@ from app.config import PROJECT_ROOT
 from app.database import UNAVAILABLE
 from app.errors import error_screen
 from app.extensions import db
+from app.http.embeds import embed_refused
 from app.http.origins import domain_of, framed_navigation, origin_of, parse_origin_list
 from app.http.shared import share, shareable
 from app.http.viewer import viewer_country, viewer_key_from_cookie
@@ -61,6 +62,9 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
     if ctx is None:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
     rules = ctx.content.rules
+    if depends_on_domain(rules) and embed_refused(viewer.domain, params.movie_id, request.args.get("embed_exp"),
+                                                  request.args.get("embed_sig")):
+        return error_screen(texts.CONTENT_NOT_AVAILABLE, 403)  # a publisher that signs its embeds, unsigned here
     if not viewer.skip_domain_check:  # a domain licence: browsers let only its sites frame the page (app/http/csp.py)
         g.licensed_domains = allowed_domains(rules)
     if key is None and not depends_on_domain(rules):

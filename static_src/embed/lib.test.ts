@@ -47,6 +47,13 @@ describe('playerAddress', () => {
     });
   });
 
+  it("passes on an embed address the publisher's server signed", () => {
+    const url = playerAddress(`${PLAYER}/`, { movieId: 5, embedExpires: 1767225600, embedSignature: 'Zf-vB_sb' },
+      PUBLISHER);
+    expect(url.searchParams.get('embed_exp')).toBe('1767225600');
+    expect(url.searchParams.get('embed_sig')).toBe('Zf-vB_sb');
+  });
+
   it("passes the page's address without its fragment, and none that is too long", () => {
     const page = `${PUBLISHER}/serials/harbour/watch/season-1/episode-2?ref=abc`;
     expect(playerAddress(`${PLAYER}/`, { movieId: 2 }, PUBLISHER, `${page}#comments`).searchParams.get('page_url'))

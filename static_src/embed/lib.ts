@@ -26,6 +26,9 @@ export interface PlayerOptions {
   userId?: string;
   voiceAuthor?: string;
   langOrder?: string[]; // ['ru', 'en']
+  // an embed address signed by the publisher's server, for a publisher that signs them (docs/embed.md)
+  embedExpires?: number;
+  embedSignature?: string;
   params?: Record<string, string>; // any other query parameter of the player page
   title?: string; // the iframe's accessible name
   playerUrl?: string; // the player page; by default the address this script came from, without 'lib.js'
@@ -61,6 +64,8 @@ const QUERY_NAMES: Record<string, string> = {
   userId: 'user_id',
   voiceAuthor: 'voice_author',
   langOrder: 'lang_order',
+  embedExpires: 'embed_exp',
+  embedSignature: 'embed_sig',
 };
 const ALLOW = 'autoplay; fullscreen; picture-in-picture; encrypted-media';
 const HEADER_RULE = 'each a token name and a string value fetch can send, at most 20';

@@ -112,7 +112,7 @@ def test_episodes_by_content_in_play_order(client, demo_catalogue):
     assert set(first) == {"id", "order", "title", "description", "duration", "posterPath", "m3u8MasterFilePath",
                           "isCompleted", "season"}
     # signed for this viewer (tests/api/test_licensed_media.py tells what that means)
-    assert re.fullmatch(r"/media/s/[\w-]{22}/\d+/ru/titles/series-s1e1/master\.json", first["m3u8MasterFilePath"])
+    assert re.fullmatch(r"/media/s/[\w-]{22}/\d+/ru/2/titles/series-s1e1/master\.json", first["m3u8MasterFilePath"])
     assert first["isCompleted"] is False
     assert len({e["duration"] for e in episodes}) == 6  # every episode has its own duration
 
@@ -207,12 +207,15 @@ def test_an_unpublished_content_is_not_found_by_any_read(app, client, demo_catal
     assert_error(client.get(path), 404, "content_not_found")
 
 
-def test_the_player_page_still_plays_an_unpublished_title_by_id(app, client, demo_catalogue):
-    """Unpublishing hides a title from the catalogue's reads; a publisher's embed of it keeps playing (the player
-    needs none of those reads). The demo's titles are all published."""
-    unpublish(app, 1)
+def test_the_player_page_of_an_unpublished_title_is_not_available(app, client, demo_catalogue):
+    """Unpublishing a title takes it out of the player too, at once (its kept page and snapshot go with the catalogue's
+    generation): ids are sequential, so an unpublished title must not play by id. The demo's are all published."""
     response = client.get("/?movie_id=1")
     assert response.status_code == 200 and page_context(response)["content"] == FILM_PLAYER_FIELDS
+    unpublish(app, 1)
+    response = client.get("/?movie_id=1")
+    assert response.status_code == 404 and "Контент не доступен" in response.get_data(as_text=True)
+    assert "player-context" not in response.get_data(as_text=True)  # no media address of it either
 
 
 def test_a_kinopoisk_id_names_the_published_content_that_has_it(app, client, demo_catalogue):

@@ -128,9 +128,10 @@ def test_the_catalogue_reads_are_shared_with_every_caller(client, demo_catalogue
     assert len(views_run) == 4  # one made and kept per address
 
 
-def test_episodes_of_a_title_with_domain_rules_are_per_caller(client, demo_catalogue):
-    response = client.get(f"/episodes?content-id={DOMAIN_LICENSED}")
-    assert response.status_code == 200 and response.headers["Cache-Control"] == "private, max-age=0"
+def test_episodes_of_a_title_with_domain_rules_are_shared_without_their_addresses(client, demo_catalogue):
+    response = client.get(f"/episodes?content-id={DOMAIN_LICENSED}", headers={"Referer": "https://partner.example/"})
+    assert response.status_code == 200 and response.headers["Cache-Control"] == SHARED
+    assert [episode["m3u8MasterFilePath"] for episode in response.get_json()] == [None]
 
 
 def test_nothing_is_kept_when_sharing_is_off(app, client, demo_catalogue, views_run):
