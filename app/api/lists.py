@@ -2,7 +2,9 @@
 
 Every call is an anonymous read, shared (app/http/shared.py) when it is a GET. The lists the spec makes POSTs
 ("query, body": filters and sort in the query string and the JSON body, the body winning per field) are also GETs
-with the query string alone, which a CDN can keep. ``/v2/types/…`` answers exactly as ``/types/…``."""
+with the query string alone, which a CDN can keep. ``/v2/types/…`` answers exactly as ``/types/…``. The lists and the
+facets are limited per address where the shared store did not answer them (app/http/rates.py
+``limited_catalogue_read``): 429."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from marshmallow import RAISE
 
 from app.api.decorators import shared_read
 from app.api.docs import answers, id_parameter, slug_parameter
+from app.http.rates import limited_catalogue_read
 from app.http.shared import shared
 from app.schemas.cards import ContentCardSchema
 from app.schemas.lists import (
@@ -72,7 +75,8 @@ def get_main_mart(limit: int) -> Any:
 
 
 @blp.route("/categories/filters/<int:id>", parameters=[TYPE_ID])
-@shared_read(blp, FacetsSchema, 404)
+@limited_catalogue_read
+@shared_read(blp, FacetsSchema, 404, 429)
 def get_filters(id: int) -> Any:
     """The facets of the content type's published contents with their counts: what the list filters can ask for."""
     return shared(lists.facets(id))
@@ -80,16 +84,18 @@ def get_filters(id: int) -> Any:
 
 @blp.route("/contents")
 class Contents(MethodView):
+    @limited_catalogue_read
     @blp.arguments(ContentsQuerySchema, location="query", unknown=RAISE)
-    @shared_read(blp, CardPage, 422)
+    @shared_read(blp, CardPage, 422, 429)
     def get(self, query: dict[str, Any]) -> Any:
         """Every published content, filtered and sorted by the query string (a list: the parameter repeated)."""
         return shared(lists.list_contents(list_request(query)).envelope())
 
+    @limited_catalogue_read
     @blp.arguments(ContentsQuerySchema, location="query", unknown=RAISE)
     @blp.arguments(ContentsBodySchema, required=False)
     @blp.response(200, CardPage)
-    @answers(blp, 422, body=True)
+    @answers(blp, 422, 429, body=True)
     def post(self, query: dict[str, Any], body: dict[str, Any]) -> Any:
         """As the GET, with the filters, sort and page in the query string, the body or both: the body wins per
         field."""
@@ -97,17 +103,19 @@ class Contents(MethodView):
 
 
 class CategoryContents(MethodView):
+    @limited_catalogue_read
     @blp.arguments(CategoryContentsQuerySchema, location="query", unknown=RAISE)
-    @shared_read(blp, CardPage, 404, 422)
+    @shared_read(blp, CardPage, 404, 422, 429)
     def get(self, query: dict[str, Any], type: str, slug: str) -> Any:
         """The published contents of a category of a content type (by their slugs), filtered and sorted by the
         query string (a list: the parameter repeated); position is the category's own order."""
         return shared(lists.category_contents(type, slug, list_request(query)).envelope())
 
+    @limited_catalogue_read
     @blp.arguments(CategoryContentsQuerySchema, location="query", unknown=RAISE)
     @blp.arguments(CategoryContentsBodySchema, required=False)
     @blp.response(200, CardPage)
-    @answers(blp, 404, 422, body=True)
+    @answers(blp, 404, 422, 429, body=True)
     def post(self, query: dict[str, Any], body: dict[str, Any], type: str, slug: str) -> Any:
         """As the GET, with the filters, sort and page in the query string, the body or both: the body wins per
         field."""

@@ -1,5 +1,6 @@
 """Catalogue search (spec §7 ``POST /v2/contents/search``; also a GET with the query string, which a CDN can keep).
-The rules: app/services/search/query.py; docs/search.md."""
+The rules: app/services/search/query.py; docs/search.md. Limited per address where the shared store did not answer
+(app/http/rates.py ``limited_catalogue_read``): 429."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from marshmallow import RAISE
 from app.api.decorators import shared_read
 from app.api.docs import answers
 from app.caching import store
+from app.http.rates import limited_catalogue_read
 from app.http.shared import share
 from app.schemas.search import SearchBodySchema, SearchPageSchema, SearchQuerySchema
 from app.services.catalogue.filters import list_request
@@ -28,8 +30,9 @@ def found(loaded: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/v2/contents/search")
 class Search(MethodView):
+    @limited_catalogue_read
     @blp.arguments(SearchQuerySchema, location="query", unknown=RAISE)
-    @shared_read(blp, SearchPageSchema, 422)
+    @shared_read(blp, SearchPageSchema, 422, 429)
     def get(self, request: dict[str, Any]) -> Any:
         """Published contents matching every word in a field (title, original title or transliteration, people,
         description) and the filters of ``GET /contents`` (a list: the parameter repeated), best first."""
@@ -37,9 +40,10 @@ class Search(MethodView):
         share()
         return answer
 
+    @limited_catalogue_read
     @blp.arguments(SearchBodySchema, unknown=RAISE)
     @blp.response(200, SearchPageSchema)
-    @answers(blp, 422, body=True)
+    @answers(blp, 422, 429, body=True)
     def post(self, request: dict[str, Any]) -> Any:
         """As the GET, with the words, the filters and the page in the JSON body."""
         return found(request)

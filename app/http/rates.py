@@ -5,6 +5,10 @@ TRUSTED_PROXIES the forwarded one) and, where there is one, per viewer. The limi
 set (shared by every worker). A Redis that fails or hangs costs half a second and then counts in memory instead:
 limits never stop the service. A limited call answers 429 with Retry-After, in the error shape.
 
+The catalogue's expensive reads (the lists with filters, search, a type's facets, the most relevant) share one count per
+address, ``limited_catalogue_read``. It is checked when the view runs, so a request the shared-response store answers
+(app/http/shared.py, before any view) is not counted: only the ones that cost a query are.
+
 The authenticator's limits (sign-in, sign-up, restore, refresh: the API's and the admin's sign-in alike) are shared:
 ``limited_per_ip`` and ``limited_per_account`` count before the view runs, so before any password is hashed."""
 
@@ -52,3 +56,5 @@ def by_account() -> str:
 limited_per_ip = limiter.shared_limit(configured("RATE_LIMIT_AUTH_IP"), scope="auth-ip", key_func=by_ip)
 limited_per_account = limiter.shared_limit(configured("RATE_LIMIT_AUTH_ACCOUNT"), scope="auth-account",
                                            key_func=by_account)
+limited_catalogue_read = limiter.shared_limit(configured("RATE_LIMIT_CATALOGUE_READS"), scope="catalogue-reads",
+                                              key_func=by_ip)

@@ -44,6 +44,7 @@ def api_schema(app: Flask, demo_catalogue: Flask) -> schemathesis.BaseSchema:
     app.config.update(RATE_LIMIT_VIEWER="100000 per minute", RATE_LIMIT_IP="100000 per minute",
                       RATE_LIMIT_TRACKING="100000 per minute", RATE_LIMIT_SESSION_CONTEXT="100000 per minute",
                       RATE_LIMIT_AUTH_IP="100000 per minute", RATE_LIMIT_AUTH_ACCOUNT="100000 per minute",
+                      RATE_LIMIT_CATALOGUE_READS="100000 per minute",
                       PAYMENT_WEBHOOK_SECRET="the payment provider's shared secret, 32+ bytes")
     with app.app_context():
         seed_ads()
