@@ -154,9 +154,11 @@ def app(worker_app: tuple[Flask, dict[str, Any], dict[str, Any]], tmp_path: Path
     app.extensions.update(extensions)
     _start_afresh(app)
     yield app
+    from app.http.background import drain_jobs
     from app.http.mail import drain
 
     drain()  # what runs after an answer (a restore's code and mail) is done before the tables are emptied
+    drain_jobs()  # and the jobs a request started (a sitemaps' generation)
     with app.app_context():
         # TRUNCATE waits for every table's lock (an autovacuum yields only after deadlock_timeout): on a loaded CI
         # machine that passed the requests' 1.5 s deadline, which is the service's, not this clean-up's

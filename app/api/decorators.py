@@ -34,14 +34,15 @@ def shared_read(blp: Blueprint, schema: Any, *statuses: int) -> Callable[[View],
     return decorate
 
 
-def require_role(blp: Blueprint, role: Role) -> Callable[[View], View]:
-    """The view needs a valid access token (a bearer header, or the cookie with its CSRF header) of ``role`` or
-    above: 401 without one, 403 for a lesser role; its OpenAPI entry says it takes a bearer token."""
+def require_role(blp: Blueprint, role: Role, locations: tuple[str, ...] | None = None) -> Callable[[View], View]:
+    """The view needs a valid access token (a bearer header, or the cookie with its CSRF header; ``locations``
+    ("headers",): the header only) of ``role`` or above: 401 without one, 403 for a lesser role; its OpenAPI entry
+    says it takes a bearer token."""
 
     def decorate(view: View) -> View:
         @wraps(view)
         def guarded(*args: Any, **kwargs: Any) -> Any:
-            verify_jwt_in_request()
+            verify_jwt_in_request(locations=list(locations) if locations else None)
             if not role.admits(get_jwt().get("role")):
                 raise ApiError(403, "forbidden", FORBIDDEN_MESSAGE, {"role": role.value})
             return view(*args, **kwargs)

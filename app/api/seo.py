@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import io
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from flask import Response, current_app, request, url_for
@@ -25,7 +26,9 @@ from flask_smorest import Blueprint
 
 from app.api.decorators import require_role
 from app.api.docs import NO_STORE, answers
+from app.clock import now
 from app.extensions import db
+from app.http.background import start_job
 from app.http.urls import absolute_url, public_base
 from app.jobs import sitemaps as sitemap_job
 from app.models import Role
@@ -116,14 +119,20 @@ def sitemap_meta() -> Any:
 
 
 @blp.route("/debug/generate-sitemap-xml", methods=["GET", "POST"])
-@require_role(blp, Role.ADMIN)
-@blp.response(200, SitemapMetaSchema)
+@require_role(blp, Role.ADMIN, locations=("headers",))
+@blp.response(202, SitemapMetaSchema)
 @answers(blp, 401, 403, 409)
 def generate_sitemap() -> Any:
-    """Regenerates every sitemap file now, for this service's public address, and answers the new generation; 409
-    while another generation runs. The files change for every reader at once when it is done."""
+    """Starts regenerating every sitemap file, for this service's public address, and answers at once (202) with the
+    live generation and the new one's start (``runningSince``); 409 while another generation runs. A bearer token in
+    the Authorization header only, never the cookie: a link on another site could otherwise make an administrator's
+    browser start it. The files change for every reader at once when it is done: ``GET /debug/meta/sitemap.xml``."""
+    current = sitemaps.generation(db.session)
+    if sitemaps.running(current):
+        raise sitemaps.generation_running()
     settings = sitemap_entries.sitemap_config(current_app.config, public_base())
-    return sitemap_job.generate(db.session, settings), NO_STORE
+    start_job(lambda: sitemap_job.generate(db.session, settings), "the sitemaps' generation")
+    return replace(current, running_since=now()), NO_STORE
 
 
 def _serve(found: sitemaps.StoredFile) -> Response:

@@ -33,8 +33,8 @@ from app.services.seo.sitemaps import (
     FileInfo,
     FileWriter,
     Generation,
-    GenerationRunning,
     UrlSerializer,
+    generation_running,
     index_document,
     sitemap_loc,
 )
@@ -62,7 +62,7 @@ class _Run:
         taken = self._set_state(free, running_since=now, running_token=self.token)
         session.commit()
         if not taken:
-            raise _running()
+            raise generation_running()
         self.live = session.scalar(select(state.c.generation).where(state.c.id == STATE_ID))
         # a number no run used yet (one that died may have left files under the next one, or still be writing them)
         self.generation = max(self.live or 0, session.scalar(select(func.max(SitemapFile.generation))) or 0) + 1
@@ -83,7 +83,7 @@ class _Run:
             "urls": urls, "etag": etag, "changed_at": changed_at}])
         if not self._set_state(self._ours(), running_since=self.now()):
             self.session.rollback()
-            raise _running()
+            raise generation_running()
         self.session.commit()
         return FileInfo(number, sitemap_loc(self.base_url, number), urls, size, len(body), changed_at)
 
@@ -92,7 +92,7 @@ class _Run:
         if not self._set_state(self._ours(), generation=self.generation, running_since=None, running_token=None,
                                **values):
             self.session.rollback()
-            raise _running()
+            raise generation_running()
         self.session.execute(delete(SitemapFile).where(SitemapFile.generation != self.generation))
         self.session.commit()
 
@@ -112,10 +112,6 @@ class _Run:
         state = SitemapState.__table__
         result = self.session.execute(update(state).where(state.c.id == STATE_ID, condition).values(**values))
         return cast(CursorResult[Any], result).rowcount == 1
-
-
-def _running() -> GenerationRunning:
-    return GenerationRunning("sitemap_generation_running", "Карта сайта уже создаётся: попробуйте позже")
 
 
 def _insert_missing_state(session: AnySession) -> None:

@@ -12,6 +12,7 @@ import functools
 import gzip
 import itertools
 import socket
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -24,6 +25,7 @@ from sqlalchemy import func, insert, select, update
 from app import create_app
 from app.database import batch_statements
 from app.extensions import db
+from app.http.background import drain_jobs
 from app.jobs import sitemaps as sitemap_job
 from app.models import AvailabilityRule, Content, ContentType, Episode, Role, RuleKind, Season
 from app.models.sitemaps import SitemapFile, SitemapState
@@ -513,7 +515,9 @@ def test_one_generation_at_a_time(app, client, demo_catalogue, callers, monkeypa
 
     monkeypatch.setattr(sitemap_job._Run, "store", store_and_ask_again)
     response = client.post("/debug/generate-sitemap-xml", headers=callers["admin"])
-    assert response.status_code == 200 and response.get_json()["urlCount"] == 9
+    assert response.status_code == 202
+    drain_jobs()
+    assert client.get("/debug/meta/sitemap.xml", headers=callers["admin"]).get_json()["urlCount"] == 9
     assert len(answers) == 2  # asked while the file and while the index were stored: refused both times
     for answer in answers:
         assert_error(answer, 409, "sitemap_generation_running")
@@ -528,22 +532,58 @@ def test_one_generation_at_a_time(app, client, demo_catalogue, callers, monkeypa
     with app.app_context():
         db.session.execute(update(SitemapState).values(running_since=datetime.now(UTC) - timedelta(minutes=11)))
         db.session.commit()
-    assert client.get("/debug/generate-sitemap-xml", headers=callers["admin"]).status_code == 200
+    assert client.get("/debug/generate-sitemap-xml", headers=callers["admin"]).status_code == 202
+
+
+def test_the_generation_answers_at_once_and_runs_after(app, client, demo_catalogue, callers, monkeypatch):
+    """202 before the generation runs (it would take tens of seconds on a large catalogue, past any proxy's
+    patience); the live generation stays what readers get until the new one is done."""
+    started = threading.Event()
+    release = threading.Event()
+    generate_now = sitemap_job.generate
+
+    def held(*args, **kwargs):
+        started.set()
+        assert release.wait(10)
+        return generate_now(*args, **kwargs)
+
+    monkeypatch.setattr(sitemap_job, "generate", held)
+    response = client.get("/debug/generate-sitemap-xml", headers=callers["admin"])
+    assert response.status_code == 202 and response.get_json()["runningSince"] is not None
+    assert response.get_json()["generatedAt"] is None  # nothing generated yet: the answer did not wait for it
+    assert started.wait(10)
+    release.set()
+    drain_jobs()
+    assert client.get("/debug/meta/sitemap.xml", headers=callers["admin"]).get_json()["urlCount"] == 9
+
+
+def test_the_generation_takes_a_bearer_header_never_the_cookie(app, client, demo_catalogue, callers):
+    """A GET with side effects: the administrator's authToken cookie alone (a link on another site, followed by the
+    administrator's browser) starts nothing."""
+    token = callers["admin"]["Authorization"].removeprefix("Bearer ")
+    client.set_cookie("authToken", token)
+    response = client.get("/debug/generate-sitemap-xml")
+    assert_error(response, 401, "unauthorized")
+    drain_jobs()
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(SitemapFile)) == 0
 
 
 # --- the administrators' calls
 
 
-@pytest.mark.parametrize(("caller", "status"), [("anonymous", 401), ("viewer", 403), ("editor", 403), ("admin", 200)])
-def test_the_debug_calls_are_for_administrators_only(app, client, demo_catalogue, callers, caller, status):
-    for method, path in (("GET", "/debug/meta/sitemap.xml"), ("GET", "/debug/generate-sitemap-xml"),
-                         ("POST", "/debug/generate-sitemap-xml")):
+@pytest.mark.parametrize(("caller", "refusal"), [("anonymous", 401), ("viewer", 403), ("editor", 403), ("admin", None)])
+def test_the_debug_calls_are_for_administrators_only(app, client, demo_catalogue, callers, caller, refusal):
+    for method, path, done in (("GET", "/debug/meta/sitemap.xml", 200), ("GET", "/debug/generate-sitemap-xml", 202),
+                               ("POST", "/debug/generate-sitemap-xml", 202)):
         response = client.open(path, method=method, headers=callers[caller])
-        assert response.status_code == status, (method, path, response.get_json())
-        if status == 200:
+        assert response.status_code == (refusal or done), (method, path, response.get_json())
+        if refusal is None:
             assert response.headers["Cache-Control"] == "no-store"
+            drain_jobs()  # the next call's generation after this one's: one at a time
         else:
             assert response.get_json()["error"]["code"] in {"unauthorized", "forbidden"}
+    drain_jobs()
     with app.app_context():
         generated = db.session.scalar(select(func.count()).select_from(SitemapFile))
     assert generated == (2 if caller == "admin" else 0)
@@ -554,9 +594,10 @@ def test_the_metadata_before_and_after_a_generation(app, client, demo_catalogue,
     assert before == {"generatedAt": None, "durationMs": None, "baseUrl": None, "urlCount": 0, "videoCount": 0,
                       "skippedCount": 0, "fileCount": 0, "index": None, "files": [], "runningSince": None}
     app.config["SITEMAP_MAX_URLS"] = 5
-    made = client.get("/debug/generate-sitemap-xml", headers=callers["admin"]).get_json()
+    started = client.get("/debug/generate-sitemap-xml", headers=callers["admin"]).get_json()
+    assert {**started, "runningSince": None} == before and started["runningSince"]
+    drain_jobs()
     meta = client.get("/debug/meta/sitemap.xml", headers=callers["admin"]).get_json()
-    assert meta == made
     assert meta["baseUrl"] == BASE and meta["urlCount"] == 9 and meta["videoCount"] == 8
     assert meta["fileCount"] == 2 and [f["urls"] for f in meta["files"]] == [5, 4]
     assert [f["loc"] for f in meta["files"]] == [f"{BASE}sitemap1.xml", f"{BASE}sitemap2.xml"]

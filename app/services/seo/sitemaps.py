@@ -23,6 +23,7 @@ from urllib.parse import urljoin
 from lxml import etree
 from sqlalchemy import and_, select
 
+from app import clock
 from app.models.sitemaps import STATE_ID, SitemapFile, SitemapState
 from app.services.errors import Conflict
 from app.services.seo.sitemap_entries import AnySession, Entry, Video, w3c_datetime
@@ -68,6 +69,17 @@ def robots_txt(sitemap_url: str | None) -> str:
 
 class GenerationRunning(Conflict):
     """Another generation holds the lock."""
+
+
+def generation_running() -> GenerationRunning:
+    return GenerationRunning("sitemap_generation_running", "Карта сайта уже создаётся: попробуйте позже")
+
+
+def running(generation: Generation) -> bool:
+    """Whether a generation is under way: one holds the lock and was heard of within LOCK_STALE (one that died
+    holding it is not: the next run takes over)."""
+    since = generation.running_since
+    return since is not None and since > clock.now() - LOCK_STALE
 
 
 @dataclass(frozen=True)
