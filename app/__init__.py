@@ -120,7 +120,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.seo import blp as seo_api
     from app.api.site import blp as site_api
     from app.api.subscriptions import blp as subscriptions_api
-    from app.cli import demo_cli, search_cli, sitemap_cli
+    from app.cli import accounts_cli, demo_cli, search_cli, sitemap_cli
     from app.errors import register_error_handlers
     from app.extensions import api
     from app.http.headers import register_security_headers
@@ -158,4 +158,5 @@ def _register_blueprints(app: Flask) -> None:
     app.cli.add_command(demo_cli)
     app.cli.add_command(search_cli)
     app.cli.add_command(sitemap_cli)
+    app.cli.add_command(accounts_cli)
     register_error_handlers(app)  # after flask-smorest's, so that ours answer

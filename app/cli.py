@@ -1,8 +1,11 @@
-"""``flask demo …``: the demo catalogue and its sample media; ``flask search …``, ``flask sitemap …``."""
+"""``flask demo …``: the demo catalogue and its sample media; ``flask search …``, ``flask sitemap …``; ``flask accounts
+…``: the first administrator of a deployment, and roles (docs/accounts.md)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from flask import current_app
@@ -11,6 +14,7 @@ from flask.cli import AppGroup
 demo_cli = AppGroup("demo", help="The demo catalogue and its generated sample media.")
 search_cli = AppGroup("search", help="The catalogue's search index.")
 sitemap_cli = AppGroup("sitemap", help="The sitemaps, generated ahead (app/services/seo/sitemaps.py).")
+accounts_cli = AppGroup("accounts", help="Accounts: the first administrator, roles (docs/accounts.md).")
 DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"  # the sitemaps' addresses without PUBLIC_URL: make start's
 
 
@@ -121,3 +125,96 @@ def media_command() -> None:
     changed = generate(root, url_prefix=current_app.config["MEDIA_URL_PATH"].rstrip("/"))
     changed = generate_creatives(root) or changed
     click.echo(f"media {'generated' if changed else 'up to date'} in {root}")
+
+
+@accounts_cli.command("create-admin")
+@click.argument("email")
+@click.option("--name", help="The account's name [default: the email's part before @].")
+@click.option("--password-stdin", is_flag=True,
+              help="Read the password from the first line of standard input (a pipe, a secret file) instead of asking "
+                   "for it.")
+def create_admin_command(email: str, name: str | None, password_stdin: bool) -> None:
+    """Make a confirmed administrator: how an operator gets into a deployment that has no account yet. The password
+    is asked for twice without echo, or read from standard input; never taken from the command line or the
+    environment, which other users and the logs can read. Refused (exit 1), with nothing written: a password the API
+    would refuse, an email that already has an account."""
+    from app.models import Role
+    from app.services.accounts.accounts import create_account, find_account
+    from app.services.errors import DomainError
+    from app.transaction import transaction
+
+    email = _checked_email(email)
+    name = _checked_name(name if name is not None else email.split("@", 1)[0])
+    if find_account(email) is not None:  # before asking for a password that could not be used
+        _refuse("Этот адрес почты уже занят", "`flask accounts set-role EMAIL admin` gives an account the role")
+    password = _read_password(password_stdin)
+    try:
+        with transaction():
+            account = create_account(email, name, password, Role.ADMIN)
+            made = f"{account.email} (id {account.id})"
+    except DomainError as refusal:
+        _refuse(refusal.message)
+    click.echo(f"administrator {made} created: sign in at /admin/ or POST /authentication")
+
+
+@accounts_cli.command("set-role")
+@click.argument("email")
+@click.argument("role", type=click.Choice(["viewer", "editor", "admin"]))
+def set_role_command(email: str, role: str) -> None:
+    """Give the account of EMAIL the role ROLE. A change ends every session of the account (its tokens carry the old
+    role): it signs in again."""
+    from app import registry
+    from app.models import Role
+    from app.services.accounts.accounts import set_role
+    from app.services.errors import DomainError
+    from app.transaction import transaction
+
+    try:
+        with transaction():
+            account, changed = set_role(email, Role(role), registry.revocations())
+            said = f"{account.email} (id {account.id})"
+    except DomainError as refusal:
+        _refuse(refusal.message)
+    click.echo(f"{said}: {role}" + ("; its sessions ended" if changed else " already"))
+
+
+def _refuse(message: str, hint: str | None = None) -> NoReturn:
+    click.echo(f"refused: {message}" + (f" ({hint})" if hint else ""), err=True)
+    raise click.exceptions.Exit(1)
+
+
+def _checked_email(email: str) -> str:
+    from marshmallow import ValidationError
+
+    from app.models.accounts import MAX_EMAIL, normalise_email
+    from app.schemas.accounts import Email
+
+    try:
+        Email().deserialize(email.strip())
+    except ValidationError:
+        raise click.BadParameter(f"{email!r} is not an email address", param_hint="EMAIL") from None
+    if len(email.strip()) > MAX_EMAIL:
+        raise click.BadParameter(f"longer than {MAX_EMAIL} characters", param_hint="EMAIL")
+    return normalise_email(email)
+
+
+def _checked_name(name: str) -> str:
+    from marshmallow import ValidationError
+
+    from app.schemas.accounts import Name
+
+    try:
+        return str(Name().deserialize(name)).strip()
+    except ValidationError as error:
+        raise click.BadParameter(" ".join(map(str, error.messages)), param_hint="--name") from None
+
+
+def _read_password(from_stdin: bool) -> str:
+    if not from_stdin:
+        return str(click.prompt("Password", hide_input=True, confirmation_prompt="Repeat the password"))
+    line = sys.stdin.readline()  # (the test runner's input, under CliRunner)
+    password = line[:-1] if line.endswith("\n") else line
+    password = password[:-1] if password.endswith("\r") else password
+    if not password:
+        _refuse("no password on standard input (its first line)")
+    return password

@@ -205,6 +205,19 @@ def create_account(email: str, name: str, password: str, role: Role) -> Account:
     return get_account(made)
 
 
+def set_role(email: str, role: Role, revocations: Revocations) -> tuple[Account, bool]:
+    """Gives the account of ``email`` the role (an operator's command, app/cli.py); whether it changed. A change ends
+    every session of the account: its tokens carry the old role."""
+    account = find_account(email)
+    if account is None:
+        raise NotFound("account_not_found", "Учётная запись не найдена", {"email": normalise_email(email)})
+    if account.role == role:
+        return account, False
+    account.role = role
+    revoke_account_sessions(account.id, "role_changed", revocations)
+    return account, True
+
+
 def set_blocked(account_id: int, blocked: bool, by_account_id: int, revocations: Revocations) -> Account:
     """Blocks (or unblocks) an account; a block ends every session of it at once."""
     if account_id == by_account_id:
