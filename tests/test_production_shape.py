@@ -8,63 +8,30 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
+import re
+import signal
 import socket
+import subprocess
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 
-from deploy.production import NGINX, Shape, free_port, running
-from tests.test_database_outages import postgres_server
-
-
-def redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1) as connection:
-            connection.sendall(b"PING\r\n")
-            return connection.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
+from deploy.production import ROOT, Shape
+from tests.production import GERMANY, NOWHERE, RUSSIA, fetch, production_shape
 
 
 @pytest.fixture(scope="module")
 def shape() -> Iterator[Shape]:
-    if not shutil.which("nginx") and not os.path.exists(NGINX):
-        pytest.fail("nginx is missing: `make test` installs Debian's nginx-light")
-    server = postgres_server()  # skips without PostgreSQL
-    if not redis_answers():
-        pytest.skip("no Redis answers on 127.0.0.1:6379 (the production shape needs one)")
-    name = f"player_shape_{os.getpid()}"
-    database = server.set(database=name).render_as_string(hide_password=False)
-    try:
-        with running(port=free_port(), quiet=True, database_url=database, redis_url="redis://127.0.0.1:6379/5") as up:
-            # each worker's first requests connect to PostgreSQL and Redis and make the snapshots: done before the
-            # tests, which time what comes after (the suite runs beside browser tests: a busy machine)
-            for path in ("/?movie_id=2", "/contents/2", "/episodes?content-id=2", "/healthz") * 4:
-                get(up.base + path, timeout=60)
-            yield up
-        shutil.rmtree(up.run, ignore_errors=True)  # its logs and nginx's cache
-    finally:
-        admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with production_shape("shape") as (up, _database):
+        yield up
 
 
-def get(url: str, headers: dict[str, str] | None = None, data: bytes | None = None,
-        timeout: float = 30) -> tuple[int, dict[str, str], bytes, float]:
-    started = time.monotonic()
-    request = urllib.request.Request(url, data=data, headers=headers or {})  # noqa: S310 - loopback
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - loopback
-            return response.status, dict(response.headers), response.read(), time.monotonic() - started
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read(), time.monotonic() - started
+def get(url: str, headers: dict[str, str] | None = None, data: bytes | None = None, timeout: float = 30,
+        source: str = RUSSIA) -> tuple[int, dict[str, str], bytes, float]:
+    return fetch(url, headers, data, timeout, source)
 
 
 def test_nginx_keeps_the_shared_page_and_passes_a_returning_viewer_by(shape):
@@ -74,7 +41,7 @@ def test_nginx_keeps_the_shared_page_and_passes_a_returning_viewer_by(shape):
     personal = get(f"{shape.base}/?movie_id=1", {"Cookie": "device_fp=anything"})
     assert personal[0] == 200 and personal[1]["X-Cache"] == "BYPASS"
     assert personal[1]["Cache-Control"] == "private, max-age=0"
-    german = get(f"{shape.base}/?movie_id=1", {"X-Viewer-Country": "de"})
+    german = get(f"{shape.base}/?movie_id=1", source=GERMANY)
     assert german[1]["X-Cache"] == "MISS"  # another country: another entry
 
 
@@ -114,3 +81,132 @@ def test_idle_and_slow_clients_never_starve_the_workers(shape):
         stop.set()
         for connection in held + slow:
             connection.close()
+
+
+def master_of(base: str, movie_id: int, source: str = RUSSIA) -> str | None:
+    """The signed address of the page's chosen episode's master JSON, as a viewer at ``source`` gets it."""
+    _, _, html, _ = get(f"{base}/?movie_id={movie_id}", source=source)
+    found = re.search(rb'<script id="player-context" type="application/json">(.*?)</script>', html, re.S)
+    context = json.loads(found.group(1)) if found else {"episodes": [], "episodeId": None}
+    return next((e["m3u8MasterFilePath"] for e in context["episodes"] if e["id"] == context["episodeId"]), None)
+
+
+def first_segment(base: str, master: str, source: str) -> str:
+    """The first segment of the master's first rendition, as the player would reach it."""
+    _, _, body, _ = get(base + master, source=source)
+    hls = json.loads(body)["sources"][0]["link"]
+    _, _, playlist, _ = get(base + hls, source=source)
+    variant = next(line for line in playlist.decode().splitlines() if line.endswith(".m3u8"))
+    folder = hls.rsplit("/", 1)[0]
+    _, _, media, _ = get(f"{base}{folder}/{variant}", source=source)
+    segment = next(line for line in media.decode().splitlines() if line and not line.startswith("#"))
+    return f"{folder}/{variant.rsplit('/', 1)[0]}/{segment}" if "/" in variant else f"{folder}/{segment}"
+
+
+def test_a_film_plays_through_the_shape_wherever_the_viewer_is(shape):
+    """The master JSON at its signed address comes from the application (SERVE_MEDIA is off: nginx serves the
+    rest), for a viewer in Russia and for one the geo database places nowhere (no country: ZZ, not a 403)."""
+    for source in (RUSSIA, NOWHERE):
+        master = master_of(shape.base, 1, source)
+        assert master and master.startswith("/media/s/"), source
+        status, headers, body, _ = get(shape.base + master, source=source)
+        assert status == 200 and json.loads(body)["sources"], (source, status)
+        segment = first_segment(shape.base, master, source)
+        status, headers, body, _ = get(shape.base + segment, source=source)
+        assert status == 200 and len(body) > 1000 and headers["X-Content-Type-Options"] == "nosniff", source
+
+
+def test_the_country_is_nginxs_never_the_clients(shape):
+    """Title 3 is blocked in Russia: a Russian viewer who says he is German stays Russian; a German one watches."""
+    status, _, _, _ = get(f"{shape.base}/?movie_id=3", {"X-Viewer-Country": "de"})
+    assert status == 451
+    assert master_of(shape.base, 3) is None
+    status, _, _, _ = get(f"{shape.base}/?movie_id=3", source=GERMANY)
+    assert status == 200
+    master = master_of(shape.base, 3, GERMANY)
+    assert master and "/de/3/" in master
+    assert get(shape.base + master, source=GERMANY)[0] == 200
+    segment = first_segment(shape.base, master, GERMANY)
+    assert get(shape.base + segment, source=GERMANY)[0] == 200
+    assert get(shape.base + segment, {"X-Viewer-Country": "de"})[0] == 403  # the German's address, from Russia
+    assert get(shape.base + master, {"X-Viewer-Country": "de"})[0] == 403
+
+
+def test_the_admin_keeps_its_address_and_takes_real_uploads(shape):
+    status, headers, _, _ = get(f"{shape.base}/admin")
+    assert status in (301, 308) and headers["Location"] in (f"{shape.base}/admin/", "/admin/")
+    status, headers, _, _ = get(f"{shape.base}/admin/", source=GERMANY)
+    assert status == 302 and headers["Location"].startswith(("/admin/session/", f"{shape.base}/admin/session/"))
+    three_megabytes = b"-" * (3 * 1_048_576)
+    status, _, body, _ = get(f"{shape.base}/admin/content/new/",
+                             {"Content-Type": "application/x-www-form-urlencoded"}, three_megabytes)
+    assert status != 413, body[:200]  # the application's answer (a sign-in first), not nginx's refusal
+    status, _, body, _ = get(f"{shape.base}/session-context", {"Content-Type": "application/json"}, three_megabytes)
+    assert status == 413 and json.loads(body)["error"]["code"] == "payload_too_large"  # the API keeps its limit
+
+
+def children_of(pid: int) -> set[int]:
+    """Every process below ``pid`` (from /proc)."""
+    below: set[int] = set()
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - below
+        below |= frontier
+    return below
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_stopping_the_runner_stops_nginx_and_gunicorn(stop):
+    """bin/production's runner: a SIGTERM (a service manager) or a SIGINT (Ctrl-C) leaves nothing running."""
+    from tests.test_database_outages import postgres_server
+
+    server = postgres_server()
+    port = socket.socket()
+    port.bind(("127.0.0.1", 0))
+    number = port.getsockname()[1]
+    port.close()
+    database = server.set(database=f"player_stop_{os.getpid()}").render_as_string(hide_password=False)
+    env = {**os.environ, "PORT": str(number), "PRODUCTION_DATABASE_URL": database,
+           "PRODUCTION_REDIS_URL": "redis://127.0.0.1:6379/5"}
+    runner = subprocess.Popen([str(ROOT / ".venv" / "bin" / "python"), "-m", "deploy.production"], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if get(f"http://127.0.0.1:{number}/healthz", timeout=2)[0] == 200:
+                    break
+            assert runner.poll() is None, "the runner exited before it served"
+            time.sleep(0.2)
+        below = children_of(runner.pid)
+        assert len(below) >= 3  # nginx's master and worker, gunicorn's arbiter and workers
+        runner.send_signal(stop)
+        assert runner.wait(timeout=40) == 0
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in below) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in below if alive(pid)] == []
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", number), timeout=1).close()
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+        import sqlalchemy as sa
+
+        admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{database.rsplit("/", 1)[1]}" WITH (FORCE)'))
+        admin.dispose()
