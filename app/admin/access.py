@@ -17,12 +17,12 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, flash, g, redirect, request, session, url_for
 from flask_admin import BaseView, expose
-from flask_admin.form import SecureForm
 from werkzeug.wrappers import Response
 from wtforms import EmailField, PasswordField
 from wtforms.validators import DataRequired, Length
 
 from app import registry
+from app.admin.forms import EditorForm
 from app.http.rates import limited_per_account, limited_per_ip
 from app.models import Account, Role
 from app.models.accounts import MAX_EMAIL, PASSWORD_MAX_LENGTH
@@ -83,12 +83,12 @@ class Guarded:
         abort(403)
 
 
-class SignInForm(SecureForm):
+class SignInForm(EditorForm):
     email = EmailField("Почта", validators=[DataRequired(), Length(max=MAX_EMAIL)])
     password = PasswordField("Пароль", validators=[DataRequired(), Length(max=PASSWORD_MAX_LENGTH)])
 
 
-class SignOutForm(SecureForm):
+class SignOutForm(EditorForm):
     """Only its CSRF token: signing out is a POST."""
 
 

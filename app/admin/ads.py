@@ -17,7 +17,8 @@ from wtforms import ValidationError
 from wtforms.fields import FileField, SelectField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
-from app.admin.base import EditorModelView
+from app.admin.base import EditorModelView, fits_integer_key
+from app.admin.forms import Address
 from app.extensions import db
 from app.http.urls import absolute_url
 from app.models import AdCreative, AdMediaFile, AdPlacement, AdPosition, AdTrackingHit
@@ -42,6 +43,7 @@ class MediaFileInline(InlineFormAdmin):
     form_columns = ("id", "url", "mime_type", "width", "height", "bitrate", "codec")
     form_label = "Файл"
     column_labels = AD_FIELDS
+    form_args = {"url": {"validators": [Address(site_path=True)]}}
 
 
 class AdCreativeView(EditorModelView):
@@ -53,7 +55,8 @@ class AdCreativeView(EditorModelView):
                                             "кодек прочитаются из файла.", render_kw={"accept": "video/mp4"})}
     inline_models = (MediaFileInline(AdMediaFile),)
     form_args = {"duration": {"validators": [Optional(), NumberRange(min=1)],
-                              "description": "Пусто: прочитается из загруженного файла."}}
+                              "description": "Пусто: прочитается из загруженного файла."},
+                 "click_through_url": {"validators": [Address()]}}
 
     file_limits = {"video": "ADMIN_AD_VIDEO_BYTES"}
 
@@ -96,7 +99,7 @@ class AdPlacementView(EditorModelView):
     form_columns = ("title", "position", "order", "enabled", "creative", "vast_url", "wrapper_depth", "content",
                     "content_type")
     form_overrides = {"position": SelectField}
-    form_args = {"position": {"choices": POSITIONS, "label": "Место"}}
+    form_args = {"position": {"choices": POSITIONS, "label": "Место"}, "vast_url": {"validators": [Address()]}}
     form_ajax_refs = {"content": {"fields": ("title",), "page_size": 20, "placeholder": "Название"}}
     column_extra_row_actions = [*EditorModelView.column_extra_row_actions,
                                 LinkRowAction("fa fa-file-code-o", _preview_url, title="Документ VAST для плеера")]
@@ -106,8 +109,6 @@ class AdPlacementView(EditorModelView):
         model.vast_url = (model.vast_url or "").strip() or None
         if (model.creative is None) == (model.vast_url is None):
             raise ValidationError("Выберите ролик или укажите внешний VAST: одно из двух.")
-        if model.vast_url is not None and not model.vast_url.startswith(("https://", "http://")):
-            raise ValidationError("Внешний VAST: только адрес http:// или https://.")
         if model.vast_url is not None:
             model.wrapper_depth = 0
         if not 0 <= (model.wrapper_depth or 0) <= 5:
@@ -118,7 +119,8 @@ class AdPlacementView(EditorModelView):
         """The first document the player fetches for this placement: ours (shown), or the outside address."""
         from flask import request
 
-        placement = db.session.get(AdPlacement, request.args.get("id", type=int) or 0)
+        row_id = request.args.get("id", "")
+        placement = db.session.get(AdPlacement, int(row_id)) if fits_integer_key(row_id) else None
         if placement is None:
             abort(404)
         document = None

@@ -22,7 +22,8 @@ from sqlalchemy import ColumnElement, event, func, select, true
 from sqlalchemy.orm import Session
 
 from app.admin.access import Guarded, may
-from app.admin.base import moment
+from app.admin.base import ListGuards, moment
+from app.admin.forms import has_control_character
 from app.admin.labels import FIELDS, TABLES
 from app.caching import invalidate_catalogue
 from app.extensions import db
@@ -86,7 +87,7 @@ def _shown(value: Any) -> Markup:
     return escape(str(value))
 
 
-class AuditView(Guarded, ModelView):
+class AuditView(Guarded, ListGuards, ModelView):
     """The trail, newest first: read only."""
 
     can_create = False
@@ -121,6 +122,8 @@ class AuditView(Guarded, ModelView):
     @expose("/object/<object_type>/<object_id>")
     def history(self, object_type: str, object_id: str) -> Any:
         """One object's history, newest first."""
+        if has_control_character(object_type + object_id) or max(len(object_type), len(object_id)) > 64:
+            abort(404)  # names no row (and PostgreSQL refuses a NUL)
         if not readable(object_type):
             abort(403)
         entries = list(db.session.scalars(

@@ -1,30 +1,42 @@
-"""What every model view of the admin shares: editors only, CSRF-protected forms (SecureForm), Russian field names,
-a link to each row's history, and errors said plainly (a taken value names its field; a database failure says so
-and keeps what the editor typed, never the SQL)."""
+"""What every model view of the admin shares: editors only, CSRF-protected forms that refuse control characters on
+their field (app/admin/forms.py), Russian field names, a link to each row's history, and errors said plainly (a taken
+value names its field; a database failure says so and keeps what the editor typed, never the SQL).
+
+``ListGuards`` (every model view's, the audit trail's too) keeps what no page sends from the database: a page number
+out of range shows the first or the last page, a filter value its filter cannot read is not applied (a message says
+so), and an id that cannot name a row (not a 32-bit number: PostgreSQL refuses it) finds nothing, in the edit and
+details pages, the delete, the bulk actions and the lookups of a form's related rows."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import current_app, flash, url_for
+from flask import current_app, flash, g, redirect, request, url_for
 from flask_admin.contrib.sqla import ModelView
-from flask_admin.form import SecureForm
+from flask_admin.helpers import get_redirect_target
 from flask_admin.model import typefmt
 from flask_admin.model.template import LinkRowAction
-from sqlalchemy import inspect
+from sqlalchemy import Integer, inspect
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from app.admin.access import Guarded
+from app.admin.forms import EditorForm, has_control_character
 from app.admin.labels import FIELDS
+from app.models.ids import storable_id
 
 log = logging.getLogger(__name__)
 TAKEN = re.compile(r"(?:UNIQUE constraint failed: [\w.]+?\.(\w+)|unique constraint \"uq_\w+?_(\w+)\")")
 SHOWN_ZONE = ZoneInfo("Europe/Moscow")
 SAVE_FAILED = "Не удалось сохранить: база данных недоступна. Введённое сохранено в форме, попробуйте ещё раз."
+FILTER_IGNORED = "Фильтр «{name}»: значение «{value}» не подходит, он не применён."
+NO_SUCH_ROWS = "Среди выбранных есть записи, которых нет: обновите список и выберите снова."
+MAX_PAGE = 100_000  # past every list's last page (5 million rows), and an OFFSET every database takes
+_DIGITS = re.compile(r"[0-9]{1,10}")
 
 
 def moment(_view: Any, value: datetime, _name: str) -> str:
@@ -37,8 +49,117 @@ def history_url(_action: Any, row_id: Any, row: Any) -> str:
     return url_for("audit.history", object_type=table, object_id=str(row_id))
 
 
-class EditorModelView(Guarded, ModelView):
-    form_base_class = SecureForm
+def fits_integer_key(value: Any) -> bool:
+    """Whether ``value`` (from a form or a query) can name a row by a 32-bit integer key."""
+    return isinstance(value, str | int) and _DIGITS.fullmatch(str(value)) is not None and storable_id(int(value))
+
+
+def _guard_loader(loader: Any) -> None:
+    """A form's lookup of related rows (Flask-Admin's ajax loader, which reads the id the form sent at once) finds
+    nothing for an id that cannot name a row, and pages its search within bounds."""
+    get_one: Callable[[Any], Any] = loader.get_one
+    get_list: Callable[[str, int, int], Any] = loader.get_list
+
+    def guarded_get_one(pk: Any) -> Any:
+        return get_one(pk) if fits_integer_key(pk) else None
+
+    def guarded_get_list(term: str | None, offset: int | None = 0, limit: int | None = 10) -> Any:
+        return get_list(term or "", min(max(offset or 0, 0), MAX_PAGE), min(max(limit or 10, 1), 100))
+
+    loader.get_one = guarded_get_one
+    loader.get_list = guarded_get_list
+
+
+class _GuardedLoaders(dict[str, Any]):
+    def __init__(self, loaders: dict[str, Any]) -> None:
+        super().__init__()
+        for name, loader in loaders.items():
+            self[name] = loader
+
+    def __setitem__(self, name: str, loader: Any) -> None:
+        _guard_loader(loader)
+        super().__setitem__(name, loader)
+
+
+class ListGuards:
+    """Mixed into a Flask-Admin ModelView (before it): see the module's docstring."""
+
+    _filters: Any
+    _filter_args: Any
+    model: Any
+    page_size: int
+
+    def _process_ajax_references(self) -> dict[str, Any]:
+        """Flask-Admin's, each loader guarded; and so is each an inline form adds as it is made (once for the new
+        form, once more for the edit form)."""
+        return _GuardedLoaders(super()._process_ajax_references())  # type: ignore[misc]
+
+    def _get_list_extra_args(self) -> Any:
+        args = super()._get_list_extra_args()  # type: ignore[misc]
+        args.page = min(max(args.page or 0, 0), MAX_PAGE)
+        g.admin_list_args = args  # get_list moves it to the last page when it is past it
+        return args
+
+    def get_list(self, page: int, sort_column: Any, sort_desc: Any, search: Any, filters: Any, execute: bool = True,
+                 page_size: int | None = None) -> Any:
+        read = super().get_list  # type: ignore[misc]
+        count, data = read(page, sort_column, sort_desc, search, filters, execute=execute, page_size=page_size)
+        size = page_size or self.page_size
+        if execute and count and size and page * size >= count:
+            page = (count - 1) // size
+            if "admin_list_args" in g:
+                g.admin_list_args.page = page  # the pager shows the page shown
+            count, data = read(page, sort_column, sort_desc, search, filters, execute=execute, page_size=page_size)
+        return count, data
+
+    def _get_list_filter_args(self) -> list[Any] | None:
+        """Flask-Admin's, but a value its filter cannot read (an unknown choice, a date that is none) is not applied,
+        whatever the filter raises, and a message says so."""
+        if not self._filters:
+            return None
+        found = []
+        for arg, value in request.args.items():
+            if not arg.startswith("flt") or "_" not in arg:
+                continue
+            position, key = arg[3:].split("_", 1)
+            if key not in (self._filter_args or {}):
+                continue
+            index, flt = self._filter_args[key]
+            if _filter_reads(flt, value):
+                found.append((position, (index, str(flt.name), value)))
+            else:
+                flash(FILTER_IGNORED.format(name=flt.name, value=value[:60]), "error")
+        return [pair for _, pair in sorted(found, key=lambda item: item[0])]
+
+    def get_one(self, id: Any) -> Any:
+        if not self._names_a_row(id):
+            return None
+        return super().get_one(id)  # type: ignore[misc]
+
+    def handle_action(self, return_view: str | None = None) -> Any:
+        if not all(self._names_a_row(row_id) for row_id in request.form.getlist("rowid")):
+            flash(NO_SUCH_ROWS, "error")
+            return redirect(get_redirect_target() or self.get_url(".index_view"))  # type: ignore[attr-defined]
+        return super().handle_action(return_view)  # type: ignore[misc]
+
+    def _names_a_row(self, row_id: Any) -> bool:
+        keys = inspect(self.model).primary_key
+        if len(keys) == 1 and isinstance(keys[0].type, Integer):
+            return fits_integer_key(row_id)
+        return isinstance(row_id, str) and not has_control_character(row_id)
+
+
+def _filter_reads(flt: Any, value: str) -> bool:
+    try:
+        cleaned = flt.clean(value)
+    except Exception:  # Flask-Admin's filters raise what they meet (ValueError, KeyError, …)
+        return False
+    values = cleaned if isinstance(cleaned, list | tuple) else [cleaned]
+    return all(not isinstance(item, int) or isinstance(item, bool) or abs(item) <= 2**31 - 1 for item in values)
+
+
+class EditorModelView(Guarded, ListGuards, ModelView):
+    form_base_class = EditorForm
     page_size = 50
     can_set_page_size = False
     can_view_details = False

@@ -17,7 +17,8 @@ from werkzeug.datastructures import FileStorage
 from wtforms import ValidationError
 from wtforms.fields import FileField, SelectField
 
-from app.admin.base import EditorModelView
+from app.admin.base import EditorModelView, fits_integer_key
+from app.admin.forms import Address
 from app.admin.labels import FIELDS
 from app.extensions import db
 from app.models import Content, ContentPerson, Episode, Season
@@ -42,6 +43,7 @@ class EpisodeInline(InlineFormAdmin):
     form_label = "Серия"
     column_labels = FIELDS
     form_widget_args = {"description": {"rows": 2}}
+    form_args = {"poster_path": {"validators": [Address(site_path=True)]}}
 
     def on_model_change(self, form: Any, model: Episode, is_created: bool) -> None:
         if model.season is not None:
@@ -124,7 +126,8 @@ class ContentView(EditorModelView):
                     "imdb_rating", "seasons", "loose_episodes", "availability_rules", "persons", "categories")
     form_overrides = {"age_rating": SelectField}
     form_args = {"age_rating": {"choices": AGE_RATINGS, "coerce": lambda value: int(value) if value else None},
-                 "slug": {"description": "Латиница, цифры и дефисы. Пусто: составится из названия."}}
+                 "slug": {"description": "Латиница, цифры и дефисы. Пусто: составится из названия."},
+                 "poster_url": {"validators": [Address(site_path=True)]}}
     form_widget_args = {"description": {"rows": 6}}
     form_extra_fields = {"poster": FileField(
         "Загрузить постер", description="JPEG, PNG или WebP, до 5 МБ. Заменит адрес постера выше.",
@@ -169,7 +172,8 @@ class ContentView(EditorModelView):
     @expose("/availability/")
     def availability(self) -> Any:
         """Would this content play for a viewer in country X on a site at domain Y? The player's own rule."""
-        content = db.session.get(Content, request.args.get("id", type=int) or 0)
+        row_id = request.args.get("id", "")
+        content = db.session.get(Content, int(row_id)) if fits_integer_key(row_id) else None
         if content is None:
             abort(404)
         country = (request.args.get("country") or "").strip().lower()[:8] or None
@@ -253,6 +257,7 @@ class PersonView(EditorModelView):
     column_sortable_list = ("name",)
     column_default_sort = "name"
     form_columns = ("name", "original_name", "slug", "photo_url")
+    form_args = {"photo_url": {"validators": [Address(site_path=True)]}}
 
     def after_model_change(self, form: Any, model: Any, is_created: bool) -> None:
         reindex(db.session.scalars(select(ContentPerson.content_id).where(ContentPerson.person_id == model.id)))

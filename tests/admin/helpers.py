@@ -38,3 +38,10 @@ def post_form(client: FlaskClient, url: str, data: dict[str, Any], form_url: str
 def flashes(response: TestResponse) -> list[str]:
     return [" ".join(text.split()) for text in page(response).xpath("//div[contains(@class, 'alert')]//text()")
             if text.strip() and text.strip() != "×"]
+
+
+def field_errors(response: TestResponse, name: str) -> list[str]:
+    """The errors the form shows under its field ``name``."""
+    found = page(response).xpath(f"//*[self::input or self::textarea or self::select][@name='{name}']"
+                                 "/following-sibling::div[contains(@class, 'invalid-feedback')]//text()")
+    return [" ".join(text.split()) for text in found if text.strip()]

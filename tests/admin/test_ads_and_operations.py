@@ -17,7 +17,7 @@ from app.demo.ads import encode_creative
 from app.extensions import db
 from app.http.background import drain_jobs
 from app.models import AdCreative, AdPlacement, AdPosition, AdTrackingHit, Role
-from tests.admin.helpers import csrf_of, flashes, page, post_form
+from tests.admin.helpers import csrf_of, field_errors, flashes, page, post_form
 
 
 @pytest.fixture(scope="module")
@@ -68,13 +68,13 @@ def creative_id(app: Flask, editor: FlaskClient, clip: Path) -> int:
 
 @pytest.mark.parametrize(("fields", "said"), [
     ({"vast_url": ""}, "Выберите ролик или укажите внешний VAST: одно из двух."),
-    ({"vast_url": "javascript:alert(1)", "creative": ""}, "Внешний VAST: только адрес http:// или https://."),
+    ({"vast_url": "javascript:alert(1)", "creative": ""}, "Нужен адрес http:// или https://."),  # on the field
 ])
 def test_a_placement_names_one_ad_with_a_web_address(editor: FlaskClient, fields: dict[str, str], said: str):
     data = {"title": "Плохое размещение", "position": "preroll", "order": "0", "enabled": "y", "creative": "",
             "wrapper_depth": "0", **fields}
     response = post_form(editor, "/admin/ad_placement/new/", data)
-    assert said in flashes(response)
+    assert said in flashes(response) + field_errors(response, "vast_url")
 
 
 def test_the_vast_preview_is_the_document_the_player_fetches(app: Flask, editor: FlaskClient, creative_id: int):

@@ -19,6 +19,8 @@ from typing import IO
 import imageio_ffmpeg
 from PIL import Image
 
+from app.services.editorial.addresses import address_problem
+
 POSTER_FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp"}
 POSTER_MIN_SIDE = 100
 POSTER_MAX_SIDE = 8000
@@ -73,8 +75,8 @@ def store_poster(poster: Poster, media_root: Path) -> str:
 def master_problem(path: str, media_url_path: str, media_root: Path) -> str | None:
     """What keeps the player from reading the master file at ``path`` (None: nothing found). A path under the media
     address is read from the media root; an http(s) address on another server is taken as given."""
-    if path.startswith(("http://", "https://")):
-        return None
+    if path.lower().startswith(("http:", "https:")):
+        return address_problem(path)  # another server's: taken as given when it is a web address at all
     prefix = media_url_path.rstrip("/") + "/"
     if not path.startswith(prefix):
         return f"путь должен начинаться с {prefix} или быть адресом http(s)://"
