@@ -88,7 +88,7 @@ def test_the_player_page_ignores_a_value_with_one_as_the_spec_ignores_invalid_va
 LONE = "\ud800"  # half of a UTF-16 pair: JSON can write it ("\ud800"), UTF-8 cannot encode it
 SURROGATE_CALLS = {  # a body each call would take, and the field of it that a person types
     "/authentication": ({"email": "anna@example.com", "password": "a long enough passphrase"}, "password"),
-    "/signup": ({"email": "anna@example.com", "password": "a long enough passphrase", "name": "Анна"}, "name"),
+    "/signup": ({"email": "anna@example.com", "name": "Анна"}, "name"),
     "/administration/new-user": ({"email": "new@example.com", "name": "Новый", "password": "a long enough passphrase",
                                   "role": "editor"}, "name"),
 }
@@ -129,6 +129,6 @@ def test_a_lone_surrogate_anywhere_in_a_json_body_is_a_400(app, client, path, po
 
 
 def test_a_surrogate_pair_is_text_like_any_other(client, mailbox):
-    sent = json.dumps({"email": "anna@example.com", "password": "a long enough passphrase", "name": "Анна \U0001f600"})
+    sent = json.dumps({"email": "anna@example.com", "name": "Анна \U0001f600"})
     assert "\\ud83d\\ude00" in sent  # the pair, as JSON writes a character beyond the BMP
     assert client.post("/signup", data=sent, content_type="application/json").status_code == 202
