@@ -33,12 +33,14 @@ def test_the_newest_pending_one_per_plan_stays_and_the_rule_holds_after(make_dat
             (1, "cancelled", True), (2, "active", False), (3, "cancelled", True), (4, "pending", False),
             (5, "pending", False), (6, "pending", False)]
         with db.engine.connect() as connection:
-            with pytest.raises(sa.exc.IntegrityError):  # a second pending one for account 1's month
-                connection.execute(sa.text("INSERT INTO subscriptions (account_id, plan, status, created_at) "
-                                           "VALUES (1, 'month', 'pending', CURRENT_TIMESTAMP)"))
+            with pytest.raises(sa.exc.IntegrityError) as refused:  # a second pending one for account 1's month
+                connection.execute(sa.text("INSERT INTO subscriptions (id, account_id, plan, status, created_at) "
+                                           "VALUES (100, 1, 'month', 'pending', CURRENT_TIMESTAMP)"))
             connection.rollback()
+        # the index's refusal (SQLite names its columns, PostgreSQL the index), not the primary key's
+        assert "ux_subscriptions_pending_plan" in str(refused.value) or "subscriptions.plan" in str(refused.value)
         downgrade(revision=BEFORE)  # and back
         with db.engine.begin() as connection:
-            connection.execute(sa.text("INSERT INTO subscriptions (account_id, plan, status, created_at) "
-                                       "VALUES (1, 'month', 'pending', CURRENT_TIMESTAMP)"))
+            connection.execute(sa.text("INSERT INTO subscriptions (id, account_id, plan, status, created_at) "
+                                       "VALUES (101, 1, 'month', 'pending', CURRENT_TIMESTAMP)"))
         db.engine.dispose()
