@@ -58,7 +58,10 @@ def check_master(episode: Episode) -> None:
     episode.master_file_path = path or None
     if path and inspect(episode).attrs.master_file_path.history.has_changes():
         config = current_app.config
-        problem = master_problem(path, config["MEDIA_URL_PATH"], Path(config["MEDIA_ROOT"]))
+        content = episode.content if episode.content is not None else (
+            episode.season.content if episode.season is not None else None)
+        problem = master_problem(path, config["MEDIA_URL_PATH"], Path(config["MEDIA_ROOT"]),
+                                 content_id=content.id if content is not None else None)
         if problem:
             raise ValidationError(f"Мастер-файл серии «{episode.title}»: {problem}.")
 

@@ -50,7 +50,7 @@ def test_credentials_and_bad_ports_are_refused():
 
 
 def test_a_master_file_on_another_server_must_be_a_web_address(tmp_path: Path):
-    assert master_problem("https://cdn.example/x/master.json", "/media", tmp_path) is None
-    assert master_problem("https:///x/master.json", "/media", tmp_path) == WEB_ONLY
-    assert master_problem("javascript:alert(1)", "/media", tmp_path) == \
+    assert master_problem("https://cdn.example/x/master.json", "/media", tmp_path, content_id=None) is None
+    assert master_problem("https:///x/master.json", "/media", tmp_path, content_id=None) == WEB_ONLY
+    assert master_problem("javascript:alert(1)", "/media", tmp_path, content_id=None) == \
         "путь должен начинаться с /media/ или быть адресом http(s)://"
