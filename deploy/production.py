@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import secrets
 import shutil
 import signal
@@ -49,9 +50,19 @@ def _address(url: str, default_port: int) -> tuple[str, int]:
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A port nothing listens on, below Linux's ephemeral range (32768 and up): the kernel hands ports of that range
+    to the relays and to every outgoing connection, and one of them could take a port chosen there before nginx
+    binds it."""
+    rng = random.SystemRandom()
+    for _ in range(200):
+        port = rng.randrange(20_000, 32_000)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port between 20000 and 32000")
 
 
 def secrets_file() -> dict[str, str]:
