@@ -127,6 +127,9 @@ def mailbox(smtp_server: tuple[Controller, Mailbox]) -> Mailbox:
     return smtp_server[1]
 
 
+_LIMITER_STATE: dict[str, Any] = {}
+
+
 @pytest.fixture(scope="session")
 def worker_app(migrated_database: str, assets_built: Path, tmp_path_factory: pytest.TempPathFactory,
                smtp_server: tuple[Controller, Mailbox]) -> Iterator[tuple[Flask, dict[str, Any], dict[str, Any]]]:
@@ -136,6 +139,9 @@ def worker_app(migrated_database: str, assets_built: Path, tmp_path_factory: pyt
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database,
                       "MEDIA_ROOT": str(tmp_path_factory.mktemp("media")),
                       "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_server[0].port})
+    # Flask-Limiter is one instance per process, and takes the storage of the last application made: a test that
+    # makes one with REDIS_URL would leave this application counting in Redis
+    _LIMITER_STATE.update(storage=limiter._storage, limiter=limiter._limiter)
     yield app, copy.deepcopy(dict(app.config)), dict(app.extensions)
     with app.app_context():
         db.engine.dispose()
@@ -194,6 +200,7 @@ def _start_afresh(app: Flask) -> None:
         if revocation_breaker is not None:
             revocation_breaker.close()
     limiter._storage_dead = False  # Flask-Limiter remembers a dead storage per process
+    limiter._storage, limiter._limiter = _LIMITER_STATE["storage"], _LIMITER_STATE["limiter"]
 
 
 @pytest.fixture
