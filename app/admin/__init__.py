@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Blueprint, Flask, current_app, request
 from flask_admin import Admin, AdminIndexView, expose
 from flask_admin.theme import Bootstrap4Theme
 from flask_babel import Babel
@@ -53,6 +53,7 @@ from app.models import (
 )
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"  # ours, before Flask-Admin's own
+FILES = Path(__file__).resolve().parent / "static"  # the admin's own style and script, beside Flask-Admin's
 CATALOGUE = "Каталог"
 LABELS = "Справочники"
 SITE = "Сайт"
@@ -87,6 +88,8 @@ def body_limits() -> None:
 
 def init_admin(app: Flask) -> Admin:
     app.before_request(body_limits)
+    app.register_blueprint(Blueprint("editorial_files", __name__, static_folder=str(FILES),
+                                     static_url_path="/admin/files"))
     Babel(app, locale_selector=lambda: "ru", timezone_selector=lambda: "UTC")
     admin = Admin(app, name="Редакция", url="/admin", theme=Bootstrap4Theme(base_template="admin/editorial_base.html"),
                   index_view=IndexView(name="Главная", url="/admin"), translations_path=str(TRANSLATIONS))

@@ -15,6 +15,13 @@ configured assets/API origin). What it fetches:
 
 "Any host" means ``https:``; ``http:`` too only when ``allow_http`` (development, or ``PLAYER_CSP_ALLOW_HTTP``).
 
+The admin's pages (Flask-Admin under ``/admin/``) run under a policy of their own, ``ADMIN_POLICY``: scripts from this
+origin only (Flask-Admin's files and the admin's own, app/admin/static/), no inline script and no inline handler (the
+Flask-Admin templates that had them are overridden in templates/admin/, their handlers done by the admin's script);
+styles from this origin, with inline style attributes allowed (Flask-Admin's date pickers and select2 write them;
+a nonce would switch that off), images from this origin and ``data:`` (Bootstrap's own icons), fonts and fetches
+(select2's lookups) from this origin, forms sent to this origin only, no plugin, no ``<base>``, no framing.
+
 Framing (``frame-ancestors``): the embed may be framed by this origin (the demo publisher page) and by the publisher
 allow-list when one is configured, otherwise by any http(s) site: publishers embed us, and a licence that names its
 sites is enforced by the per-content domain rules (app/services/player/availability.py). Every other response refuses
@@ -35,6 +42,18 @@ REFUSE_FRAMING = {
     "Content-Security-Policy": "frame-ancestors 'none'",
     "X-Frame-Options": "DENY",
 }
+ADMIN_POLICY = "; ".join((
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+))
 
 
 def _sources(*groups: Iterable[str]) -> str:

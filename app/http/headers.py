@@ -5,6 +5,12 @@ inline script and style by their hashes (``registry.embed_inline_sources()``, ma
 framed by publishers; every other response refuses framing. A response that already carries a
 Content-Security-Policy (a view that knows better) keeps it.
 
+The admin's pages (everything under ``/admin`` but its static files) get the admin's own policy (``ADMIN_POLICY``:
+no inline script) and ``Cache-Control: no-store``: what an editor saw is never kept by a browser or a proxy.
+
+When the deployment is https (``PUBLIC_URL`` starts with ``https://``), every response carries
+``Strict-Transport-Security`` (a year), so that a browser that has been here once never asks over plain http again.
+
 Every response also says what it sends as Referer (the origin alone to other sites: a player page's address names
 the film and the viewer's options) and which powerful features its documents may use: the embed page the ones a
 player needs, nothing else anywhere. A 412 (a failed If-Match) carries no body.
@@ -16,11 +22,13 @@ from flask import Flask, current_app, g, request
 from werkzeug.wrappers import Response
 
 from app import registry
-from app.http.csp import REFUSE_FRAMING, embed_policy
+from app.http.csp import ADMIN_POLICY, REFUSE_FRAMING, embed_policy
 from app.http.origins import parse_origin_list
 from app.http.reporting import reporting_connect_origins
 
 EMBED_ENDPOINTS = {"player.player"}
+ADMIN_PATH = "/admin"
+HSTS = "max-age=31536000"
 REFERRER_POLICY = "strict-origin-when-cross-origin"
 _NEVER = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), display-capture=()"
 PERMISSIONS = {
@@ -51,6 +59,11 @@ def security_headers(response: Response) -> Response:
     headers.setdefault("Referrer-Policy", REFERRER_POLICY)
     embed = request.endpoint in EMBED_ENDPOINTS and response.mimetype == "text/html"
     headers.setdefault("Permissions-Policy", PERMISSIONS["embed" if embed else "other"])
+    if str(current_app.config["PUBLIC_URL"]).startswith("https://"):
+        headers.setdefault("Strict-Transport-Security", HSTS)
+    admin = _admin_page()
+    if admin:
+        headers["Cache-Control"] = "no-store"
     if response.status_code == 412 and not response.is_json:
         _drop_body(response)  # a failed If-Match: the file it guarded is not sent anyway
     if "Content-Security-Policy" in headers:
@@ -59,7 +72,16 @@ def security_headers(response: Response) -> Response:
         headers["Content-Security-Policy"] = embed_csp()
     else:
         headers.update(REFUSE_FRAMING)
+        if admin:
+            headers["Content-Security-Policy"] = ADMIN_POLICY
     return response
+
+
+def _admin_page() -> bool:
+    """A page of the admin (its errors and redirects too), not one of its static files."""
+    path = request.path
+    return (path == ADMIN_PATH or path.startswith(ADMIN_PATH + "/")) and not (request.endpoint or "").endswith(
+        ".static")
 
 
 def _drop_body(response: Response) -> None:

@@ -5,6 +5,7 @@ history has both changes."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,14 +25,26 @@ from tests.browser.conftest import serving, watch_errors
 from tests.browser.helpers import open_player
 
 PASSWORD = "a long enough passphrase"
-MASTER = "/media/titles/series-s1e{}/master.json"  # the demo's generated media: the player can play them
+MASTER = "/media/titles/north-wind-{}/master.json"  # copies of the demo's generated media: the player plays them
 SUBTITLE = ".player__subtitle"
 
 
+def own_media(demo_media: Path, root: Path) -> Path:
+    """A media root of the test's own with the new series' three folders, copies of the demo's first three episodes
+    (a title's folder is one content's: the demo's «Тихая гавань» has those)."""
+    for number in (1, 2, 3):
+        folder = root / "titles" / f"north-wind-{number}"
+        shutil.copytree(demo_media / "titles" / f"series-s1e{number}", folder)
+        master = folder / "master.json"
+        master.write_text(master.read_text().replace(f"/titles/series-s1e{number}/", f"/titles/north-wind-{number}/"))
+    return root
+
+
 @pytest.fixture(scope="module")
-def admin_server(make_database: Callable[[str], str], assets_built: Path,
-                 demo_media: Path) -> Iterator[tuple[Flask, str]]:
-    app = create_app({"TESTING": True, "DATABASE_URL": make_database("admin-browser"), "MEDIA_ROOT": str(demo_media),
+def admin_server(make_database: Callable[[str], str], assets_built: Path, demo_media: Path,
+                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, str]]:
+    media = own_media(demo_media, tmp_path_factory.mktemp("admin-media"))
+    app = create_app({"TESTING": True, "DATABASE_URL": make_database("admin-browser"), "MEDIA_ROOT": str(media),
                       "TRUSTED_PROXIES": "127.0.0.1"})
     with app.app_context():
         upgrade()
