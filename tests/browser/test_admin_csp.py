@@ -58,6 +58,7 @@ def admin_page(browser: Browser, admin_app: tuple[Flask, str]) -> Iterator[Page]
     page.on("console", lambda message: page.console.append(message.text)  # type: ignore[attr-defined]
             if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text else None)
     page.goto(f"{origin}/admin/session/")
+    clean(page)  # the sign-in page too
     page.fill("input[name=email]", EMAIL)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
