@@ -199,9 +199,9 @@ def local_storage(page: Page, key: str) -> object:
 
 
 def title_files(path: str) -> re.Pattern[str]:
-    """A title's file at its signed address (app/http/media.py), for page.route and request filters:
-    ``title_files("film-long/master.json")``."""
-    return re.compile(rf"^https?://[^/]+/media/s/[\w-]+/\d+/[a-z]{{2}}/titles/{re.escape(path)}$")
+    """A title's file at its signed address (app/http/media.py: signature, expiry, country, content id), for
+    page.route and request filters: ``title_files("film-long/master.json")``."""
+    return re.compile(rf"^https?://[^/]+/media/s/[\w-]+/\d+/[a-z]{{2}}/\d+/titles/{re.escape(path)}$")
 
 
 def master_address(page: Page) -> str:
