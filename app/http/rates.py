@@ -21,7 +21,7 @@ from flask import current_app, request
 
 from app.extensions import limiter
 from app.http.proxies import client_ip
-from app.http.viewer import viewer_key
+from app.http.viewer import counted_viewer_key
 from app.models.accounts import MAX_EMAIL, normalise_email
 
 
@@ -31,7 +31,7 @@ def by_ip() -> str:
 
 def by_viewer() -> str:
     """The viewer (a verified token or device identity), else the address: an unknown caller is limited as one."""
-    return viewer_key() or by_ip()
+    return counted_viewer_key() or by_ip()
 
 
 def configured(name: str) -> Callable[[], str]:

@@ -22,7 +22,7 @@ from typing import Any
 from flask import current_app, request
 from flask_jwt_extended import get_jwt_identity, verify_jwt_in_request
 from flask_jwt_extended.exceptions import JWTExtendedException
-from jwt import PyJWTError
+from jwt import ExpiredSignatureError, PyJWTError
 
 from app.http.proxies import from_trusted_proxy
 from app.models.activity import MAX_VIEWER_KEY
@@ -51,8 +51,29 @@ def viewer_country() -> str | None:
 
 
 def viewer_key() -> str | None:
-    """An API caller: "user:{identity}" for a valid bearer token, else "dev:{device}" for a device identity this
-    service issued (X-Session-Context), else None. An expired or forged token, or an identity not ours, is none."""
+    """An API caller: "user:{identity}" for a valid access token (the bearer header, or the authToken cookie with its
+    X-CSRF-TOKEN header on a write), else "dev:{device}" for a device identity this service issued
+    (X-Session-Context), else None. The viewer is never guessed: a token that is there but expired, revoked or not
+    ours, or a cookie write without its CSRF header, is refused (401 with its code: token_expired, token_revoked,
+    invalid_token, csrf_failed; app/api/access.py), never taken for the device, so reads and writes always agree on
+    whose data it is."""
+    if verify_jwt_in_request(optional=True):
+        key = f"user:{get_jwt_identity()}"
+        if len(key) <= MAX_VIEWER_KEY:
+            return key
+    if request.cookies.get(current_app.config["JWT_REFRESH_COOKIE_NAME"]):
+        # A signed-in browser whose authToken cookie lapsed at its expiry: it refreshes, then calls again (401
+        # token_expired, as flask-jwt-extended answers an expired token: app/api/access.py).
+        lapsed = ExpiredSignatureError("the access token's cookie lapsed; the refresh cookie is here")
+        # what flask-jwt-extended's handler reads (it sets them on the tokens it decodes itself)
+        lapsed.jwt_header, lapsed.jwt_data = {}, {}  # type: ignore[attr-defined]
+        raise lapsed
+    return device_key(request.headers.get(FINGERPRINT_HEADER))
+
+
+def counted_viewer_key() -> str | None:
+    """As ``viewer_key`` for a rate limit's key, where nothing may be refused yet: a token that does not verify
+    counts as no token."""
     return _account_key() or device_key(request.headers.get(FINGERPRINT_HEADER))
 
 

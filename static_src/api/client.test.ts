@@ -168,4 +168,75 @@ describe('the access token (spec §4)', () => {
     expect(calls(REFRESH)).toHaveLength(0);
     expect(bearerOf(fetchMock.mock.calls[0][1])).toBeUndefined();
   });
+
+  it('a token the server refuses (401) is refreshed and the call sent again with the new one', async () => {
+    signIn(makeJwt({ sub: '5', exp: inSeconds(DEFAULTS.authRefreshSkewS + 600) })); // valid by our clock
+    let refused = false;
+    fetchMock.mockImplementation((url: string) => {
+      if (url === REFRESH) return refreshAnswer();
+      if (!refused) {
+        refused = true;
+        return Promise.resolve(jsonResponse({ error: { code: 'token_revoked' } }, 401));
+      }
+      return Promise.resolve(jsonResponse({}));
+    });
+    expect(await api().time(3, 50)).toBe(true);
+    expect(calls(REFRESH)).toHaveLength(1);
+    expect(progressCalls()).toHaveLength(2);
+    expect(bearerOf(progressCalls()[1][1])).toBe(`Bearer ${FRESH}`);
+  });
+});
+
+describe('a service briefly unavailable (503)', () => {
+  let restore: () => void;
+  let fetchMock: jest.Mock;
+  let answers: Response[];
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    jest.useFakeTimers();
+    answers = [];
+    fetchMock = jest.fn(() => Promise.resolve(answers.shift() ?? jsonResponse({})));
+    restore = installFetch(fetchMock);
+    warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    restore();
+    warn.mockRestore();
+  });
+  const unavailable = (retryAfter?: string) =>
+    jsonResponse({}, 503, retryAfter === undefined ? {} : { 'Retry-After': retryAfter });
+  const client = () => progressApi(createApiClient('https://api.test', source('fp_known_1')), 7);
+
+  it('sends the call again after its Retry-After, and reports the save that finally landed', async () => {
+    answers = [unavailable('2'), unavailable('2')];
+    const sent = client().time(3, 40);
+    await jest.advanceTimersByTimeAsync(1999);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    await jest.advanceTimersByTimeAsync(2000);
+    expect(await sent).toBe(true);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(JSON.parse(fetchMock.mock.calls[2][1].body)).toEqual({ time: 40 });
+  });
+
+  it(`gives up after ${DEFAULTS.apiRetries} tries, waiting ${DEFAULTS.apiRetryMs} ms without a Retry-After`, async () => {
+    answers = Array.from({ length: 10 }, () => unavailable());
+    const sent = client().completed(3);
+    await jest.advanceTimersByTimeAsync(DEFAULTS.apiRetryMs * DEFAULTS.apiRetries);
+    expect(await sent).toBe(false);
+    expect(fetchMock).toHaveBeenCalledTimes(1 + DEFAULTS.apiRetries);
+  });
+
+  it('drops a refused save once a newer save of the same episode went out: the newer position counts', async () => {
+    answers = [unavailable('5')];
+    const api = createApiClient('https://api.test', source('fp_known_1'));
+    const older = progressApi(api, 7).time(3, 40);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(await progressApi(api, 7).time(3, 50)).toBe(true);
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(await older).toBe(false);
+    expect(fetchMock.mock.calls.map(([, init]) => JSON.parse(init.body).time)).toEqual([40, 50]);
+  });
 });

@@ -5,6 +5,12 @@
 export const DEFAULTS = {
   controlsHideMs: 2000, // §9: controls hide after 2000 ms (never while preloading); owner ui/useIdleControls
   progressSaveMs: 10_000, // §5, §9: progress saved at most every 10 s, never on the first tick; owner player/progress
+  // ours: a call the service refused with 503 (its database away a moment) goes again after its Retry-After (this when
+  // it names none, at most apiRetryMaxMs), up to apiRetries times, unless a newer call to the same address went out
+  // meanwhile (a newer position); owner api/client
+  apiRetries: 3,
+  apiRetryMs: 2000,
+  apiRetryMaxMs: 30_000,
   timeSavingThrottleMs: 1000, // §9: time saving throttle 1 s (timeProgressChanged); owner embed/bridge
   parentCommandsPerSecond: 20, // ours: commands the parent page may send a second, the rest dropped; owner embed/bridge
   // ours: with request_headers=1 (/lib.js relays the publisher's ad-request headers) the first ad request waits this
