@@ -118,6 +118,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.reference import blp as reference_api
     from app.api.search import blp as search_api
     from app.api.seo import blp as seo_api
+    from app.api.sessions import blp as sessions_api
     from app.api.site import blp as site_api
     from app.api.subscriptions import blp as subscriptions_api
     from app.cli import accounts_cli, demo_cli, search_cli, sitemap_cli
@@ -144,6 +145,7 @@ def _register_blueprints(app: Flask) -> None:
     api.register_blueprint(devices_api)
     api.register_blueprint(ops_api)
     api.register_blueprint(accounts_api)
+    api.register_blueprint(sessions_api)
     api.register_blueprint(subscriptions_api)
     api.register_blueprint(administration_api)
     api.register_blueprint(caches_api)

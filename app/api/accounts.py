@@ -41,6 +41,7 @@ from app.schemas.accounts import (
 )
 from app.services.accounts import accounts, sessions
 from app.services.accounts.accounts import CodeRules, Mail
+from app.services.activity.history import adopt_device_history
 from app.services.activity.progress import adopt_device_progress
 from app.transaction import after_commit, transaction
 
@@ -75,12 +76,14 @@ def signed_in(grant: sessions.Grant, status: int = 200) -> Response:
 
 
 def open_session(account: Any) -> Response:
-    """A new session for the account; what this device watched before it signed in becomes the account's."""
+    """A new session for the account; what this device watched before it signed in (its progress, marks and
+    history) becomes the account's, never doubled (app/services/activity)."""
     device = device_key(request.headers.get(FINGERPRINT_HEADER))
     if device is not None:
         adopt_device_progress(device, f"user:{account.id}")
+        adopt_device_history(device, f"user:{account.id}")
     refresh_days = current_app.config["JWT_REFRESH_TOKEN_EXPIRES"]
-    return signed_in(sessions.open_session(account, refresh_days))
+    return signed_in(sessions.open_session(account, refresh_days, request.user_agent.string))
 
 
 @blp.route("/signup", methods=["POST"])

@@ -11,7 +11,7 @@ from app.models.accounts import (
     Subscription,
     SubscriptionStatus,
 )
-from app.models.activity import WatchProgress
+from app.models.activity import ViewHistory, WatchProgress
 from app.models.ads import AdCreative, AdMediaFile, AdPlacement, AdPosition, AdTrackingHit
 from app.models.audit import AuditAction, AuditEntry
 from app.models.catalogue import (
@@ -71,6 +71,7 @@ __all__ = [
     "Subscription",
     "SubscriptionStatus",
     "Tag",
+    "ViewHistory",
     "VoiceAuthor",
     "WatchProgress",
 ]

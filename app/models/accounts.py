@@ -24,6 +24,7 @@ MAX_NAME = 100
 PASSWORD_MIN_LENGTH = 10
 PASSWORD_MAX_LENGTH = 128
 TOKEN_ID = 32  # uuid4 hex: session and refresh token ids are unguessable, never sequential
+MAX_USER_AGENT = 300  # what a session keeps of the browser's User-Agent
 
 
 class Role(enum.StrEnum):
@@ -125,6 +126,10 @@ class AuthSession(db.Model):  # type: ignore[name-defined]
     id: Mapped[str] = mapped_column(String(TOKEN_ID), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(Moment())
+    # What the account's list of sessions shows: the browser that signed in (its User-Agent, cut to
+    # MAX_USER_AGENT), and when the session was last used to get tokens (the sign-in, then each refresh).
+    user_agent: Mapped[str | None] = mapped_column(String(MAX_USER_AGENT))
+    last_seen_at: Mapped[datetime | None] = mapped_column(Moment())
     revoked_at: Mapped[datetime | None] = mapped_column(Moment())
     revoked_reason: Mapped[str | None] = mapped_column(String(32))
 

@@ -196,3 +196,28 @@ class NewUserSchema(Schema):
     name = Name(required=True)
     password = NewPassword(required=True)
     role = fields.Enum(Role, by_value=True, load_default=Role.VIEWER, metadata={"example": Role.EDITOR.value})
+
+
+class SignOutSchema(Schema):
+    refresh_token = Text(data_key="refreshToken", load_default=None, allow_none=True,
+                         validate=validate.Length(min=1, max=MAX_TOKEN), metadata={
+                             "description": "the session's refresh token; without it, the access token's session "
+                                            "ends", "example": None})
+
+
+class SessionSchema(Schema):
+    id = fields.Str(attribute="session.id", required=True, metadata={"example": "0f4b9e2c6d1a4f3e8b7c5a9d2e1f0c3b"})
+    device = fields.Str(required=True, metadata={
+        "description": "the browser and system that signed in, as its User-Agent names them",
+        "example": "Chrome 131 · Android 14"})
+    created_at = fields.DateTime(attribute="session.created_at", data_key="createdAt", required=True,
+                                 metadata={"example": "2026-11-25T18:42:07+00:00"})
+    last_seen_at = fields.DateTime(attribute="session.last_seen_at", data_key="lastSeenAt", required=True,
+                                   allow_none=True, metadata={
+                                       "description": "the sign-in, then the last token refresh",
+                                       "example": "2026-11-27T09:12:40+00:00"})
+    current = fields.Bool(required=True, metadata={"description": "the session of this request", "example": True})
+
+
+class EndedSessionsSchema(Schema):
+    ended = fields.Int(required=True, metadata={"description": "how many sessions ended", "example": 2})

@@ -60,13 +60,17 @@ def test_unmarking_keeps_the_time_and_touches_nothing_else(ctx):
     assert rows() == [(ANN, 4, 33, False)]
 
 
-def test_last_watched_follows_the_latest_save(ctx):
+def test_last_watched_follows_the_latest_position_saved_never_a_mark(ctx):
     assert last_watched(ANN, 2) is None
     record_time(ANN, 2, 7, 10)
     record_time(ANN, 2, 2, 20)
     assert last_watched(ANN, 2)[:2] == (2, 20)
-    set_completed(ANN, 2, 7, True)
-    assert last_watched(ANN, 2)[:2] == (7, 10)
+    set_completed(ANN, 2, 7, True)  # marking another episode watched does not move it there
+    assert last_watched(ANN, 2)[:2] == (2, 20)
+    record_time(ANN, 2, 7, 15)
+    assert last_watched(ANN, 2)[:2] == (7, 15)
+    set_completed(ANN, 2, 5, True)  # an episode only marked, never played, is never the last watched
+    assert last_watched(ANN, 2)[:2] == (7, 15)
     assert last_watched(BOB, 2) is None
 
 

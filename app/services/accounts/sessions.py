@@ -24,7 +24,8 @@ from sqlalchemy import select, update
 from app.clock import now_to_the_second
 from app.extensions import db
 from app.models import Account, AuthSession, RefreshToken
-from app.services.errors import Unauthenticated
+from app.models.accounts import MAX_USER_AGENT, TOKEN_ID
+from app.services.errors import NotFound, Unauthenticated
 from app.transaction import after_commit
 
 SESSION_ENDED = "Сеанс завершён: войдите снова"
@@ -45,9 +46,10 @@ class Grant:
     refresh: RefreshToken
 
 
-def open_session(account: Account, refresh_lifetime: timedelta) -> Grant:
+def open_session(account: Account, refresh_lifetime: timedelta, user_agent: str | None = None) -> Grant:
     now = now_to_the_second()
-    session = AuthSession(id=_token_id(), account_id=account.id, created_at=now)
+    session = AuthSession(id=_token_id(), account_id=account.id, created_at=now, last_seen_at=now,
+                          user_agent=(user_agent or None) and user_agent[:MAX_USER_AGENT])
     db.session.add(session)
     refresh = _new_refresh(session.id, now, refresh_lifetime)
     return Grant(account.id, account.role.value, session.id, refresh)
@@ -74,6 +76,7 @@ def rotate(token_id: str, session_id: str, refresh_lifetime: timedelta, grace: t
             .values(used_at=now, successor_id=successor_id)
         )
         if spent.rowcount == 1:  # type: ignore[attr-defined]
+            session.last_seen_at = now
             successor = _new_refresh(session.id, now, refresh_lifetime, successor_id)
             return Grant(account.id, account.role.value, session.id, successor)
         db.session.refresh(row)  # another request spent it a moment ago: as a second use, below
@@ -103,6 +106,26 @@ def revoke_account_sessions(account_id: int, reason: str, revocations: Revocatio
     if keep is not None:
         query = query.where(AuthSession.id != keep)
     return revoke_sessions(db.session.scalars(query).all(), reason, revocations)
+
+
+def live_sessions(account_id: int) -> list[AuthSession]:
+    """The account's sessions that can still get tokens (not revoked, a refresh token not yet expired), the last
+    used first."""
+    live_token = select(RefreshToken.id).where(RefreshToken.session_id == AuthSession.id,
+                                               RefreshToken.expires_at > now_to_the_second())
+    return list(db.session.scalars(
+        select(AuthSession).where(AuthSession.account_id == account_id, AuthSession.revoked_at.is_(None),
+                                  live_token.exists())
+        .order_by(AuthSession.last_seen_at.desc().nulls_last(), AuthSession.created_at.desc())))
+
+
+def end_session(account_id: int, session_id: str, reason: str, revocations: Revocations) -> None:
+    """Ends one live session of the account; NotFound for any other id (another account's is no different from
+    none)."""
+    row = db.session.get(AuthSession, session_id) if len(session_id) <= TOKEN_ID else None
+    if row is None or row.account_id != account_id or row.revoked_at is not None:
+        raise NotFound("session_not_found", "Сеанс не найден", {"sessionId": session_id[:TOKEN_ID]})
+    revoke_sessions([session_id], reason, revocations)
 
 
 def session_revoked(session_id: str) -> bool:

@@ -31,16 +31,17 @@ class LastWatched(NamedTuple):
 
 def record_time(viewer_key: str, content_id: int, episode_id: int, seconds: int) -> None:
     """Remember where the viewer stopped in the episode: within its length, when the catalogue knows it."""
-    duration = _require_episode(content_id, episode_id)
+    duration = require_episode(content_id, episode_id)
     if duration is not None and seconds > duration:
-        raise Invalid("time_beyond_duration", "The time is beyond the episode's end",
+        raise Invalid("time_beyond_duration", "Время больше длительности эпизода",
                       {"episodeId": episode_id, "duration": duration})
-    _upsert(viewer_key, content_id, episode_id, time=seconds)
+    _upsert(viewer_key, content_id, episode_id, time=seconds, watched_at=now())
 
 
 def set_completed(viewer_key: str, content_id: int, episode_id: int, completed: bool) -> None:
-    """Mark the episode finished or not; either may be repeated. Unmarking an unseen episode stores nothing."""
-    _require_episode(content_id, episode_id)
+    """Mark the episode finished or not; either may be repeated. Unmarking an unseen episode stores nothing. A mark is
+    not a position: the last watched episode, and "continue watching", stay where the viewer last played."""
+    require_episode(content_id, episode_id)
     if completed:
         _upsert(viewer_key, content_id, episode_id, completed=True)
         return
@@ -64,14 +65,23 @@ def completed_episode_ids(viewer_key: str, content_id: int) -> frozenset[int]:
     return frozenset(db.session.scalars(query))
 
 
+def progress_of(viewer_key: str, content_id: int) -> list[WatchProgress]:
+    """The viewer's rows of the content's episodes (the watched marks a site shows), unknown content NotFound."""
+    require_published(content_id)
+    return list(db.session.scalars(select(WatchProgress).where(
+        WatchProgress.viewer_key == viewer_key, WatchProgress.content_id == content_id).order_by(WatchProgress.id)))
+
+
 def last_watched(viewer_key: str, content_id: int) -> LastWatched | None:
-    """The episode of the content this viewer saved last, or None. NotFound for an unknown content."""
+    """The episode of the content whose position this viewer saved last (marks set since do not count), or None.
+    NotFound for an unknown content."""
     if not storable_id(content_id):
         raise content_not_found(content_id)
     query = (
         select(WatchProgress.episode_id, WatchProgress.time, WatchProgress.updated_at)
         .where(WatchProgress.viewer_key == viewer_key, WatchProgress.content_id == content_id)
-        .order_by(WatchProgress.updated_at.desc(), WatchProgress.id.desc())
+        .where(WatchProgress.watched_at.is_not(None))
+        .order_by(WatchProgress.watched_at.desc(), WatchProgress.id.desc())
         .limit(1)
     )
     row = db.session.execute(query).first()
@@ -83,7 +93,14 @@ def last_watched(viewer_key: str, content_id: int) -> LastWatched | None:
     return LastWatched(episode_id, time, updated_at)
 
 
-def _require_episode(content_id: int, episode_id: int) -> int | None:
+def require_published(content_id: int) -> None:
+    """NotFound ('Контент не доступен') unless the content exists and is published."""
+    if not storable_id(content_id) or db.session.scalar(
+            select(Content.id).where(Content.id == content_id, Content.published)) is None:
+        raise content_not_found(content_id)
+
+
+def require_episode(content_id: int, episode_id: int) -> int | None:
     """The episode's duration; NotFound unless the content exists and the episode is one of its own. One query."""
     if not storable_id(content_id):
         raise content_not_found(content_id)
@@ -115,17 +132,29 @@ def _upsert(viewer_key: str, content_id: int, episode_id: int, **changes: object
 
 
 def adopt_device_progress(device_key: str, account_key: str) -> int:
-    """At sign-in: what the device watched before joins the account's progress (the newer save of an episode wins),
-    so that nothing watched anonymously is lost. The device keeps its own rows. Returns how many rows were taken."""
-    rows = db.session.scalars(select(WatchProgress).where(WatchProgress.viewer_key == device_key)).all()
-    for row in rows:
-        values = {"time": row.time, "completed": row.completed, "updated_at": row.updated_at}
-        statement = dialect_insert(db.session, WatchProgress).values(
-            viewer_key=account_key, content_id=row.content_id, episode_id=row.episode_id, **values
-        )
-        statement = statement.on_conflict_do_update(
-            index_elements=["viewer_key", "episode_id"], set_=values,
-            where=WatchProgress.updated_at < statement.excluded.updated_at,
-        )
-        db.session.execute(statement)
-    return len(rows)
+    """At sign-in: what the device watched before joins the account's progress, so that nothing watched anonymously
+    is lost or doubled: per episode, the position saved later wins (time and when), and a finished mark on either
+    side stays. The device keeps its own rows. Returns how many of the device's rows there were."""
+    device = db.session.scalars(select(WatchProgress).where(WatchProgress.viewer_key == device_key)).all()
+    if not device:
+        return 0
+    held = {row.episode_id: row for row in db.session.scalars(select(WatchProgress).where(
+        WatchProgress.viewer_key == account_key, WatchProgress.episode_id.in_([row.episode_id for row in device])))}
+    for row in device:
+        mine = held.get(row.episode_id)
+        if mine is None:  # a save of the account's at this very moment keeps its own (newer) row
+            db.session.execute(dialect_insert(db.session, WatchProgress).values(
+                viewer_key=account_key, content_id=row.content_id, episode_id=row.episode_id, time=row.time,
+                completed=row.completed, watched_at=row.watched_at, updated_at=row.updated_at,
+            ).on_conflict_do_nothing(index_elements=["viewer_key", "episode_id"]))
+            continue
+        if _later(row.watched_at, mine.watched_at):
+            mine.time, mine.watched_at = row.time, row.watched_at
+        mine.completed = mine.completed or row.completed
+        mine.updated_at = max(mine.updated_at, row.updated_at)
+    db.session.flush()
+    return len(device)
+
+
+def _later(theirs: datetime | None, mine: datetime | None) -> bool:
+    return theirs is not None and (mine is None or theirs > mine)

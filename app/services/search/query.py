@@ -22,7 +22,21 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import extract
-from sqlalchemy import ColumnElement, Integer, Select, case, column, exists, func, literal, or_, select, text, union
+from sqlalchemy import (
+    ColumnElement,
+    Integer,
+    Select,
+    and_,
+    case,
+    column,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+    text,
+    union,
+)
 
 from app.extensions import db
 from app.models import Content, SearchDocument, SearchWord
@@ -44,9 +58,9 @@ class SearchResult:
     corrected: str | None  # the query as searched, when a typo was corrected
 
 
-def search(query: str, request: ListRequest, generation: int = 0) -> SearchResult:
+def search(query: str, request: ListRequest, generation: int = 0, within: Select[Any] | None = None) -> SearchResult:
     """Published contents matching ``query`` and ``request``'s filters, best first, its page of them (cards
-    loaded)."""
+    loaded); ``within``: among the contents this query of ids gives only (a viewer's history)."""
     page, page_size = request.page, request.page_size
     asked = words(query)[:MAX_WORDS]
     known = _known_stems(asked)
@@ -55,6 +69,8 @@ def search(query: str, request: ListRequest, generation: int = 0) -> SearchResul
     if not searched:
         return SearchResult(Page([], 0, page, page_size), corrected)
     matches, candidates = _matches(searched)
+    if within is not None:
+        candidates = and_(candidates, SearchDocument.content_id.in_(within))
     score = sum((case((matched, weight), else_=0) for matched, weight in
                  zip(matches, WEIGHTS.values(), strict=True)), literal(0, Integer))
     found = SearchDocument.content_id
