@@ -187,6 +187,13 @@ class Settings:
     ADMIN_MAX_REQUEST_BYTES: int = 64 * 1_048_576
     ADMIN_POSTER_BYTES: int = 5 * 1_048_576
     ADMIN_AD_VIDEO_BYTES: int = 50 * 1_048_576
+    # Identify (app/services/editorial/identify.py): a title's data fetched from TMDB by its IMDb id, for the editor to
+    # accept field by field. Off while TMDB_API_KEY is empty (a v3 API key, or a v4 read token). The API's base URL,
+    # its posters' base URL, and how long one request to it may take.
+    TMDB_API_KEY: str = ""
+    TMDB_API_URL: str = "https://api.themoviedb.org/3"
+    TMDB_IMAGE_URL: str = "https://image.tmdb.org/t/p/w500"
+    IDENTIFY_TIMEOUT_SECONDS: int = 5
     # Mail (Flask-Mailman over SMTP): with no MAIL_SERVER, each mail is written to the log and to instance/outbox/
     # (the demo works with nothing installed). MAIL_TIMEOUT bounds a slow SMTP server (mail goes out after the answer).
     MAIL_SERVER: str = ""
