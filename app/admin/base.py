@@ -5,7 +5,11 @@ value names its field; a database failure says so and keeps what the editor type
 ``ListGuards`` (every model view's, the audit trail's too) keeps what no page sends from the database: a page number
 out of range shows the first or the last page, a filter value its filter cannot read is not applied (a message says
 so), and an id that cannot name a row (not a 32-bit number: PostgreSQL refuses it) finds nothing, in the edit and
-details pages, the delete, the bulk actions and the lookups of a form's related rows."""
+details pages, the delete, the bulk actions and the lookups of a form's related rows.
+
+It also names each filter in the URL by what it filters (``filter_url_name``), not by its label: Flask-Admin's
+``named_filter_urls`` keeps only a-z, 0-9 and spaces of the label, so every Russian label came out empty, the filters
+went by their operation's name alone ("_equals"), and the last of them took the place of the others (issue 31)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import current_app, flash, g, redirect, request, url_for
+from flask_admin import expose
 from flask_admin.contrib.sqla import ModelView
 from flask_admin.helpers import get_redirect_target
 from flask_admin.model import typefmt
@@ -37,6 +42,7 @@ FILTER_IGNORED = "Фильтр «{name}»: значение «{value}» не п�
 NO_SUCH_ROWS = "Среди выбранных есть записи, которых нет: обновите список и выберите снова."
 MAX_PAGE = 100_000  # past every list's last page (5 million rows), and an OFFSET every database takes
 _DIGITS = re.compile(r"[0-9]{1,10}")
+_NOT_IN_URL = re.compile(r"[^a-z0-9]+")
 
 
 def moment(_view: Any, value: datetime, _name: str) -> str:
@@ -94,6 +100,13 @@ class ListGuards:
         form, once more for the edit form)."""
         return _GuardedLoaders(super()._process_ajax_references())  # type: ignore[misc]
 
+    def get_filter_arg(self, index: int, flt: Any) -> str:
+        """The filter's name in the URL: ``published_equals``, ``genres_title_contains`` (the column, the related
+        table's name first, and Flask-Admin's untranslated operation), numbered after the first when two repeat."""
+        name = filter_url_name(flt, self.model)
+        earlier = [filter_url_name(other, self.model) for other in self._filters[:index]]
+        return f"{name}_{index}" if name in earlier else name
+
     def _get_list_extra_args(self) -> Any:
         args = super()._get_list_extra_args()  # type: ignore[misc]
         args.page = min(max(args.page or 0, 0), MAX_PAGE)
@@ -119,8 +132,8 @@ class ListGuards:
             return None
         found = []
         for arg, value in request.args.items():
-            if not arg.startswith("flt") or "_" not in arg:
-                continue
+            if not arg.startswith("flt") or "_" not in arg or value == "":
+                continue  # an empty value: a choice left at "all" (the content list's filter bar)
             position, key = arg[3:].split("_", 1)
             if key not in (self._filter_args or {}):
                 continue
@@ -149,6 +162,21 @@ class ListGuards:
         return isinstance(row_id, str) and not has_control_character(row_id)
 
 
+def filter_url_name(flt: Any, model: Any) -> str:
+    """What ``flt`` filters, in ASCII: its own ``url_name`` (the admin's filters have one), or its column's name
+    (after its table's when that is not the view's), and the operation's name as Flask-Admin has it in English."""
+    name = getattr(flt, "url_name", None)
+    if name is None:
+        column = getattr(flt, "column", None)
+        table = getattr(column, "table", None)
+        name = str(getattr(column, "name", None) or getattr(column, "key", None) or "filter")
+        if table is not None and table is not inspect(model).local_table:
+            name = f"{table.name}_{name}"
+    operation = flt.operation()
+    operation = getattr(operation, "_args", (operation,))[0]  # a lazy string's original: "equals", not "равно"
+    return _NOT_IN_URL.sub("_", f"{name} {operation}".lower()).strip("_")
+
+
 def _filter_reads(flt: Any, value: str) -> bool:
     try:
         cleaned = flt.clean(value)
@@ -161,7 +189,8 @@ def _filter_reads(flt: Any, value: str) -> bool:
 class EditorModelView(Guarded, ListGuards, ModelView):
     form_base_class = EditorForm
     page_size = 50
-    can_set_page_size = False
+    can_set_page_size = True  # the list's own choice, kept in the address (issue 31)
+    page_size_options = (20, 50, 100, 200)
     can_view_details = False
     column_display_pk = False
     named_filter_urls = True
@@ -193,6 +222,16 @@ class EditorModelView(Guarded, ListGuards, ModelView):
         own: dict[str, str] = getattr(self, "column_labels", None) or {}
         self.column_labels = {**labels, **own}
         super().__init__(model, session, **kwargs)
+
+    @expose("/ajax/update/", methods=("POST",))
+    def ajax_update(self) -> Any:
+        """A value edited in the list (``column_editable_list``): Flask-Admin's, which saves it as the form does
+        (``update_model``: the same checks, the audit trail, the caches), but a refusal is a 422 with its reason, not
+        Flask-Admin's 500."""
+        answer = super().ajax_update()
+        if isinstance(answer, tuple) and answer[1] == 500:
+            return answer[0], 422
+        return answer
 
     def handle_view_exception(self, exc: Exception) -> bool:
         if isinstance(exc, IntegrityError):

@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import abort, current_app, flash, request, url_for
+from flask import abort, current_app, request, url_for
 from flask_admin import expose
-from flask_admin.actions import action
 from flask_admin.contrib.sqla.form import AdminModelConverter, InlineModelConverter
 from flask_admin.model.form import InlineFormAdmin
 from flask_admin.model.template import LinkRowAction
@@ -18,8 +17,12 @@ from wtforms import ValidationError
 from wtforms.fields import FileField, SelectField
 
 from app.admin.base import EditorModelView, fits_integer_key
+from app.admin.bulk import BulkActions
+from app.admin.filters import FilterBar, content_filters
 from app.admin.forms import Address
+from app.admin.identify import IdentifyActions
 from app.admin.labels import FIELDS
+from app.admin.pictures import poster_thumbnail
 from app.extensions import db
 from app.models import Content, ContentPerson, Episode, Season
 from app.models.catalogue import AvailabilityRule, RuleKind
@@ -116,13 +119,18 @@ class PersonInline(InlineFormAdmin):
     form_ajax_refs = {"person": {"fields": ("name", "original_name"), "page_size": 20, "placeholder": "Имя"}}
 
 
-class ContentView(EditorModelView):
-    column_list = ("title", "content_type", "year", "published", "position", "updated_at")
+class ContentView(BulkActions, IdentifyActions, FilterBar, EditorModelView):
+    list_template = "admin/model/content_list.html"
+    column_list = ("id", "poster_url", "title", "content_type", "year", "published", "position", "updated_at")
+    column_labels = {"id": "№", "poster_url": "Постер"}
     column_searchable_list = ("title", "original_title", "slug")
-    column_filters = ("content_type", "published", "year", "genres", "countries", "has_multiple_episodes")
-    column_sortable_list = ("title", "year", "published", "position", "updated_at",
+    column_filters = content_filters()
+    column_sortable_list = ("id", "title", "year", "published", "position", "updated_at",
                             ("content_type", "content_type.title"))
     column_default_sort = ("updated_at", True)
+    column_editable_list = ("position", "published")
+    rule_kinds = RULE_KINDS
+    column_formatters = {"poster_url": poster_thumbnail}
     form_columns = ("title", "original_title", "slug", "content_type", "published", "position", "description",
                     "year", "age_rating", "has_multiple_episodes", "poster_url", "poster", "genres", "countries",
                     "tags", "voice_authors", "languages", "subtitles", "kinopoisk_id", "kinopoisk_rating", "imdb_id",
@@ -144,10 +152,12 @@ class ContentView(EditorModelView):
 
     column_extra_row_actions = [*EditorModelView.column_extra_row_actions, LinkRowAction(
         "fa fa-globe", lambda _action, row_id, _row: url_for(".availability", id=row_id),
-        title="Где покажется: проверить страну и сайт")]
+        title="Где покажется: проверить страну и сайт"), LinkRowAction(
+        "fa fa-magic", lambda _action, row_id, _row: url_for(".identify", id=row_id),
+        title="Заполнить по id IMDb или Кинопоиска")]
 
     def on_model_change(self, form: Any, model: Content, is_created: bool) -> None:
-        upload = form.poster.data
+        upload = form.poster.data if "poster" in form else None  # the list's inline edit has no upload
         if isinstance(upload, FileStorage) and upload.filename:
             try:
                 poster = check_poster(upload.read(self.upload_limit("poster") + 1), self.upload_limit("poster"))
@@ -187,21 +197,6 @@ class ContentView(EditorModelView):
                                          country=country, domain=domain)
         return self.render("admin/availability.html", content=content, country=country or "", domain=domain or "",
                            verdict=verdict, verdicts=VERDICTS, kinds=dict(RULE_KINDS))
-
-    @action("publish", "Опубликовать", "Опубликовать выбранные?")
-    def publish(self, ids: list[str]) -> None:
-        self._set_published(ids, True)
-
-    @action("unpublish", "Снять с публикации", "Снять выбранные с публикации?")
-    def unpublish(self, ids: list[str]) -> None:
-        self._set_published(ids, False)
-
-    def _set_published(self, ids: list[str], published: bool) -> None:
-        chosen = [int(i) for i in ids]
-        for content in db.session.scalars(db.select(Content).where(Content.id.in_(chosen))):
-            content.published = published  # through the ORM, so that the audit trail records each
-        reindex(chosen)
-        flash(f"{'Опубликовано' if published else 'Снято с публикации'}: {len(chosen)}.", "success")
 
 
 def _no_repeats(orders: list[int | None], what: str, where: str = "") -> None:
