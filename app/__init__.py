@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
 from flask.typing import ResponseReturnValue
 
 from app import registry
@@ -22,6 +22,13 @@ class Application(Flask):
     def dispatch_request(self) -> ResponseReturnValue:
         with transaction():
             return super().dispatch_request()
+
+    def process_response(self, response: Response) -> Response:
+        """The after-request hooks, then the Retry-After the answer itself gave back (app/http/rates.py)."""
+        from app.http.rates import retry_after_as_answered
+
+        own = response.headers.get("Retry-After")
+        return retry_after_as_answered(super().process_response(response), own)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -6,6 +6,7 @@ database are untouched, and the service recovers by itself when the database is 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -158,3 +159,35 @@ def test_a_database_dropped_under_the_service_is_a_fast_503_and_one_put_back_ser
         upgrade()
         seed_demo()
     assert recovered(base)
+
+
+def post(url: str, body: dict, headers: dict[str, str]) -> tuple[int, dict[str, str], float]:
+    started = time.monotonic()
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",  # noqa: S310 - loopback
+                                     headers={"Content-Type": "application/json", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - our loopback server
+            status, answered = response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        status, answered = error.code, dict(error.headers)
+    return status, answered, time.monotonic() - started
+
+
+def test_a_progress_save_while_the_database_is_away_is_refused_for_the_player_to_send_again(outage_app):
+    """Progress saves are not kept in the process while the database is away (a worker's memory is lost with it, and
+    a later save would race the kept one): each is refused at once with 503 and Retry-After, which the player's
+    client honours, sending the newest position again (static_src/api/client.ts); the save after the outage lands."""
+    app, base, proxy, _ = outage_app
+    viewer = {"X-Session-Context": signed_identity(app, "outage-viewer-00000002")}
+    save = f"{base}/contents/1/episodes/1/time-progress"
+    assert post(save, {"time": 10}, viewer)[0] == 204
+    proxy.set("black-hole")
+    status, headers, took = post(save, {"time": 20}, viewer)
+    assert (status, headers.get("Retry-After")) == (503, str(RETRY_AFTER)) and took < 2.6
+    proxy.set("through")
+    deadline = time.monotonic() + 10
+    while (status := post(save, {"time": 20}, viewer)[0]) == 503 and time.monotonic() < deadline:
+        time.sleep(float(RETRY_AFTER) / 4)  # as the client does, after its Retry-After (shortened here)
+    assert status == 204
+    status, _, body, _ = get(f"{base}/contents/1/episodes/watched/last", viewer)
+    assert status == 200 and json.loads(body)["time"] == 20

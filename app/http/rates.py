@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from flask import current_app, request
+from flask import Response, current_app, request
 
 from app.extensions import limiter
 from app.http.proxies import client_ip
@@ -58,3 +58,16 @@ limited_per_account = limiter.shared_limit(configured("RATE_LIMIT_AUTH_ACCOUNT")
                                            key_func=by_account)
 limited_catalogue_read = limiter.shared_limit(configured("RATE_LIMIT_CATALOGUE_READS"), scope="catalogue-reads",
                                               key_func=by_ip)
+
+
+def retry_after_as_answered(response: Response, own: str | None) -> Response:
+    """Flask-Limiter writes Retry-After on every answer of a limited call (the reset of its window, or the later of
+    that and the answer's own): only a 429 means "wait until the window resets". Any other answer keeps the
+    Retry-After it gave (a 503's: the database back in 2 s, not in a minute), or has none."""
+    if response.status_code == 429:
+        return response
+    if own is None:
+        response.headers.pop("Retry-After", None)
+    else:
+        response.headers["Retry-After"] = own
+    return response

@@ -59,6 +59,7 @@ def test_time_progress_is_saved_and_read_back(client, demo_catalogue):
     assert response.status_code == 204
     assert response.get_data() == b""
     assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["X-RateLimit-Limit"] and "Retry-After" not in response.headers  # only a 429 says wait
 
     last = client.get(LAST, headers=VIEWER)
     assert last.status_code == 200
