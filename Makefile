@@ -1,5 +1,5 @@
 # The two commands of the README's Quick start, and a few shortcuts.
-.PHONY: start test check setup build bench bench-auth bench-catalogue
+.PHONY: start test check setup build bench bench-auth bench-catalogue bench-progress
 
 start:  ## set everything up and serve the demo on http://127.0.0.1:5000 (PORT=… changes it)
 	bin/start
@@ -24,3 +24,6 @@ bench-auth:  ## time sign-in, refresh, an authenticated and an anonymous read on
 
 bench-catalogue:  ## time search, lists and reads on 100,000 titles (SQLite, PostgreSQL) against /healthz (ARGS="--databases sqlite")
 	bin/bench-catalogue $(ARGS)
+
+bench-progress:  ## progress saves from many viewers against /healthz on the production shape (ARGS="--rounds 5")
+	bin/bench-progress $(ARGS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import and_, false, select, update
+from sqlalchemy import and_, false, literal, or_, select, update
 
 from app import texts
 from app.clock import now
@@ -19,6 +19,7 @@ from app.database import dialect_insert
 from app.extensions import db
 from app.models import Content, Episode, WatchProgress
 from app.models.ids import storable_id
+from app.models.moments import Moment
 from app.services.catalogue.contents import content_not_found
 from app.services.errors import Invalid, NotFound
 
@@ -30,12 +31,27 @@ class LastWatched(NamedTuple):
 
 
 def record_time(viewer_key: str, content_id: int, episode_id: int, seconds: int) -> None:
-    """Remember where the viewer stopped in the episode: within its length, when the catalogue knows it."""
-    duration = require_episode(content_id, episode_id)
-    if duration is not None and seconds > duration:
-        raise Invalid("time_beyond_duration", "Время больше длительности эпизода",
-                      {"episodeId": episode_id, "duration": duration})
-    _upsert(viewer_key, content_id, episode_id, time=seconds, watched_at=now())
+    """Remember where the viewer stopped in the episode: within its length, when the catalogue knows it. The hottest
+    write of the service (every playing viewer, every 10 s): one statement that inserts or updates the row only if
+    the episode is the content's and the time within it; the reasons for a refusal are looked for only then."""
+    moment = now()
+    if storable_id(content_id) and storable_id(episode_id):
+        at = literal(moment, Moment())
+        episode = (select(literal(viewer_key), Episode.content_id, Episode.id, literal(seconds), at, at)
+                   .where(Episode.id == episode_id, Episode.content_id == content_id,
+                          or_(Episode.duration.is_(None), Episode.duration >= seconds)))
+        columns = ["viewer_key", "content_id", "episode_id", "time", "watched_at", "updated_at"]
+        statement = dialect_insert(db.session, WatchProgress).from_select(columns, episode)
+        saved = db.session.execute(statement.on_conflict_do_update(
+            index_elements=["viewer_key", "episode_id"],
+            set_={"time": statement.excluded.time, "watched_at": statement.excluded.watched_at,
+                  "updated_at": statement.excluded.updated_at},
+        ).returning(WatchProgress.id)).first()
+        if saved is not None:
+            return
+    duration = require_episode(content_id, episode_id)  # NotFound, for an unknown content or a foreign episode
+    raise Invalid("time_beyond_duration", "Время больше длительности эпизода",
+                  {"episodeId": episode_id, "duration": duration})
 
 
 def set_completed(viewer_key: str, content_id: int, episode_id: int, completed: bool) -> None:
