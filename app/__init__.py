@@ -122,6 +122,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.devices import blp as devices_api
     from app.api.lists import blp as lists_api
     from app.api.ops import blp as ops_api
+    from app.api.playlists import blp as playlists_api
     from app.api.reference import blp as reference_api
     from app.api.search import blp as search_api
     from app.api.seo import blp as seo_api
@@ -149,6 +150,7 @@ def _register_blueprints(app: Flask) -> None:
     api.register_blueprint(site_api)
     api.register_blueprint(search_api)
     api.register_blueprint(activity_api)
+    api.register_blueprint(playlists_api)
     api.register_blueprint(devices_api)
     api.register_blueprint(ops_api)
     api.register_blueprint(accounts_api)

@@ -165,6 +165,11 @@ class Settings:
     # tight for a script walking every filter. A site that calls the API from its own server needs a higher one, or to
     # come through TRUSTED_PROXIES with its viewers' addresses.
     RATE_LIMIT_CATALOGUE_READS: str = "300 per minute"
+    # Playlists (app/api/playlists.py): their changes (create, change, delete, add or remove a content) per account, and
+    # the caps: playlists per account, contents per playlist (422 beyond either; docs/api.md "Playlists").
+    RATE_LIMIT_PLAYLIST_WRITES: str = "120 per minute"
+    PLAYLIST_MAX_PER_ACCOUNT: int = 100
+    PLAYLIST_MAX_CONTENTS: int = 500
     # The counters' namespace in Redis: deployments (or test runs) sharing one Redis keep apart by it.
     RATE_LIMIT_KEY_PREFIX: str = "player-limits"
     # Accounts (app/services/accounts/accounts.py, sessions.py): how long an access token lasts (minutes; its cookie
@@ -288,6 +293,8 @@ class Settings:
             raise ValueError("SITEMAP_MAX_URLS must be 1 to 50,000 (the sitemaps protocol's limit)")
         if not 4096 <= self.SITEMAP_MAX_BYTES <= 52_428_800:
             raise ValueError("SITEMAP_MAX_BYTES must be 4096 to 52,428,800 (50 MiB, the sitemaps protocol's limit)")
+        if int(self.PLAYLIST_MAX_PER_ACCOUNT) < 1 or int(self.PLAYLIST_MAX_CONTENTS) < 1:
+            raise ValueError("PLAYLIST_MAX_PER_ACCOUNT and PLAYLIST_MAX_CONTENTS must be at least 1")
         try:
             self.SITEMAP_PAGE_URL.format(id=1, slug="s", type="film", season="1", episode="1", episode_id=1)
         except (KeyError, IndexError, ValueError) as error:

@@ -25,11 +25,14 @@ from app.models import (
     MenuItem,
     Person,
     PersonType,
+    Playlist,
+    PlaylistItem,
     PromoSlide,
     Redirect,
     RuleKind,
     Season,
     Tag,
+    Visibility,
     VoiceAuthor,
 )
 from app.models.catalogue import content_countries, content_languages
@@ -38,6 +41,8 @@ from app.models.taxonomy import content_genres, content_subtitles, content_tags,
 CONTENT_TYPES = {"film": "Фильм", "series": "Сериал"}
 COUNTRIES = {"ru": "Россия", "fr": "Франция", "us": "США"}
 LANGUAGES = {"ru": "Русский", "en": "English", "fr": "Français"}
+# The editors' playlist of the demo (POST /playlists/by-slug/luchshee-v-demo), with a fixed id: its contents in order
+DEMO_PLAYLIST = (1, "luchshee-v-demo", "Лучшее в демо", "Подборка редакции: с чего начать.", (2, 1, 5))
 MISSING_MEDIA_SLUG = "never-uploaded"  # the error-path content points here, and nothing is ever generated there
 
 
@@ -48,6 +53,8 @@ def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
         for table in (content_countries, content_languages, content_genres, content_tags, content_voice_authors,
                       content_subtitles):
             db.session.execute(table.delete())
+        db.session.execute(delete(PlaylistItem))
+        db.session.execute(delete(Playlist).where(Playlist.account_id.is_(None)))
         for model in (PromoSlide, ContentCategory, ContentPerson, Person, PersonType, Category, MenuItem, Redirect,
                       AvailabilityRule, Episode, Season, Content, ContentType, Country, Language, Genre, Tag,
                       VoiceAuthor):
@@ -167,13 +174,18 @@ def _site(contents: dict[int, Content], media: str) -> None:
             MenuItem(title=child, url=child_url, position=index) for index, (child, child_url) in enumerate(children)]))
     for old, new, status in extras.REDIRECTS:
         db.session.add(Redirect(from_path=old, to_path=new, status=status))
+    playlist_id, slug, title, description, content_ids = DEMO_PLAYLIST
+    db.session.add(Playlist(id=playlist_id, slug=slug, title=title, description=description, published=True,
+                            visibility=Visibility.PUBLIC, items=[
+                                PlaylistItem(content=contents[content_id], position=position)
+                                for position, content_id in enumerate(content_ids, start=1)]))
 
 
 def _duration(slug: str | None) -> int | None:
     return TITLE_BY_SLUG[slug].duration if slug else None
 
 
-def advance_sequences(tables: tuple[str, ...] = ("contents", "episodes")) -> None:
+def advance_sequences(tables: tuple[str, ...] = ("contents", "episodes", "playlists")) -> None:
     """Rows were written with explicit ids; PostgreSQL's sequences must move past them."""
     if db.engine.dialect.name != "postgresql":
         return

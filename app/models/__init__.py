@@ -26,6 +26,7 @@ from app.models.catalogue import (
 )
 from app.models.counters import CacheCounter
 from app.models.persons import ContentPerson, Person, PersonType
+from app.models.playlists import Playlist, PlaylistItem, Visibility
 from app.models.search import SearchDocument, SearchWord
 from app.models.site import MenuItem, PromoSlide, Redirect
 from app.models.sitemaps import SitemapFile, SitemapState
@@ -58,6 +59,8 @@ __all__ = [
     "PaymentEvent",
     "Person",
     "PersonType",
+    "Playlist",
+    "PlaylistItem",
     "PromoSlide",
     "Redirect",
     "RefreshToken",
@@ -72,6 +75,7 @@ __all__ = [
     "SubscriptionStatus",
     "Tag",
     "ViewHistory",
+    "Visibility",
     "VoiceAuthor",
     "WatchProgress",
 ]

@@ -2,9 +2,9 @@
 status, header, content type or body the document does not declare, valid input accepted and invalid refused. The
 viewer calls get a device identity the service issued; the demo catalogue and ads are there to be found.
 
-The operations are checked in three test files that together take every one of them (a part each, so that the
-test processes share the work): test_schemathesis_lists.py, test_schemathesis_accounts.py and
-test_schemathesis_catalogue.py (everything the other two do not take)."""
+The operations are checked in four test files that together take every one of them (a part each, so that the
+test processes share the work): test_schemathesis_lists.py, test_schemathesis_accounts.py,
+test_schemathesis_playlists.py and test_schemathesis_catalogue.py (everything the others do not take)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40"))
 # valid input must be accepted (3xx: a GET answers If-None-Match: * with 304).
 RULE_CHECKED = (r"^/(signup|signup/complete|user/password/(restore|change)|administration/new-user|subscription"
                 r"|contents|v2/contents/search|(v2/)?types/\{type\}/categories/\{slug\}/contents"
-                r"|contents/\{content_id\}/episodes/\{episode_id\}/time-progress)$")
+                r"|contents/\{content_id\}/episodes/\{episode_id\}/time-progress"
+                r"|playlists/new|(v2/)?playlists/\{playlist_id\}/contents(/\{content_id\})?)$")
 CONFIG = SchemathesisConfig.from_dict({"operations": [{
     "include-path-regex": RULE_CHECKED,
     "checks": {"positive_data_acceptance": {
@@ -44,7 +45,7 @@ def api_schema(app: Flask, demo_catalogue: Flask) -> schemathesis.BaseSchema:
     app.config.update(RATE_LIMIT_VIEWER="100000 per minute", RATE_LIMIT_IP="100000 per minute",
                       RATE_LIMIT_TRACKING="100000 per minute", RATE_LIMIT_SESSION_CONTEXT="100000 per minute",
                       RATE_LIMIT_AUTH_IP="100000 per minute", RATE_LIMIT_AUTH_ACCOUNT="100000 per minute",
-                      RATE_LIMIT_CATALOGUE_READS="100000 per minute",
+                      RATE_LIMIT_CATALOGUE_READS="100000 per minute", RATE_LIMIT_PLAYLIST_WRITES="100000 per minute",
                       PAYMENT_WEBHOOK_SECRET="the payment provider's shared secret, 32+ bytes")
     with app.app_context():
         seed_ads()
@@ -121,5 +122,6 @@ def check_operations(app: Flask, api_schema: schemathesis.BaseSchema, viewer_hea
 
 
 LISTS = re.compile(r"^/(v2/contents/search|contents|(v2/)?types/\{type\}/categories/\{slug\}/contents)$")
+PLAYLISTS = re.compile(r"^/(v2/)?playlists")
 ACCOUNTS = re.compile(r"^/(user/|signup|authentication|administration/|subscription|caches|debug/|session-context"
                       r"|contents/\{content_id\}/episodes/)")
