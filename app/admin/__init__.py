@@ -28,6 +28,7 @@ from app.admin.catalogue import (
     PersonView,
 )
 from app.admin.operations import OperationsView
+from app.admin.playlists import EditorialPlaylistView
 from app.admin.site import MenuItemView, PromoSlideView, RedirectView
 from app.extensions import db
 from app.models import (
@@ -46,6 +47,7 @@ from app.models import (
     MenuItem,
     Person,
     PersonType,
+    Playlist,
     PromoSlide,
     Redirect,
     Tag,
@@ -108,6 +110,7 @@ def init_admin(app: Flask) -> Admin:
         PromoSlideView(PromoSlide, session, name="Промо-слайды", category=SITE, endpoint="promo_slide"),
         MenuItemView(MenuItem, session, name="Меню", category=SITE, endpoint="menu_item"),
         RedirectView(Redirect, session, name="Перенаправления", category=SITE, endpoint="redirect"),
+        EditorialPlaylistView(Playlist, session, name="Подборки", category=SITE, endpoint="playlist"),
         AdCreativeView(AdCreative, session, name="Ролики", category=ADS, endpoint="ad_creative"),
         AdPlacementView(AdPlacement, session, name="Размещения", category=ADS, endpoint="ad_placement"),
         AdTrackingHitView(AdTrackingHit, session, name="События показов", category=ADS, endpoint="ad_hit"),

@@ -35,7 +35,8 @@ HISTORY_LIMIT = 500
 EDITOR_TABLES = frozenset({
     "contents", "seasons", "episodes", "availability_rules", "content_persons", "content_categories", "content_types",
     "categories", "genres", "tags", "countries", "languages", "voice_authors", "persons", "person_types",
-    "promo_slides", "menu_items", "redirects", "ad_creatives", "ad_media_files", "ad_placements"})
+    "promo_slides", "menu_items", "redirects", "ad_creatives", "ad_media_files", "ad_placements", "playlists",
+    "playlist_items"})
 
 
 def readable(object_type: str) -> bool:
