@@ -124,6 +124,7 @@ def changing() -> bool:
 
 @blp.route("/playlists/<int:playlist_id>", parameters=[PLAYLIST_ID])
 class One(MethodView):
+    @limited_catalogue_read
     @limiter.shared_limit(configured("RATE_LIMIT_PLAYLIST_WRITES"), scope="playlist-writes", key_func=by_viewer,
                           exempt_when=lambda: not changing())
     @blp.arguments(PlaylistChangeSchema, required=False)

@@ -268,3 +268,15 @@ def test_a_blocked_account_whose_tokens_still_verify_cannot_write(app, client, o
     assert_error(client.post("/playlists/new", json={"title": "x"}, headers=owner), 403, "account_blocked")
     assert_error(client.post(f"/playlists/{playlist_id}/contents/1", headers=owner), 403, "account_blocked")
     assert_error(client.delete(f"/playlists/{playlist_id}", headers=owner), 403, "account_blocked")
+
+
+def test_reads_count_per_address_with_the_catalogues_list_reads(app, client, owner):
+    playlist_id = create(client, owner, visibility="public")
+    reconfigure(app, RATE_LIMIT_CATALOGUE_READS="3 per minute")
+    assert client.post(f"/playlists/{playlist_id}").status_code == 200
+    assert client.post(f"/playlists/{playlist_id}/contents").status_code == 200
+    assert client.post("/playlists/by-slug/luchshee-v-demo").status_code == 200
+    for path in (f"/playlists/{playlist_id}", f"/v2/playlists/{playlist_id}/contents", "/contents"):
+        limited = client.post(path)
+        assert_error(limited, 429, "too_many_requests")
+        assert int(limited.headers["Retry-After"]) > 0
