@@ -8,7 +8,9 @@ fail or to wait.
   most requests cost no round trip to Redis.
 * The catalogue's generation: every key of what is derived from the catalogue (shared responses, snapshots) carries
   it, so a change made through the service (the demo seeder, the admin) bumps it and every such entry is unreachable
-  at once, in every process within ``GENERATION_MEMO`` seconds (at once in the process that made the change).
+  at once, in every process within ``GENERATION_MEMO`` seconds (at once in the process that made the change). A
+  publishing boundary passing (a title scheduled to show or to go) moves it as well: the generation is at least the
+  latest boundary passed (``_schedule``).
 * Named caches (``NAMED_CACHES``: what ``GET /caches`` lists and ``DELETE /caches/{name}`` clears): each name's keys
   start with it and carry its own epoch beside the generation (``key()``), so that clearing one bumps its epoch (its
   entries are unreachable in every process, as for the generation) and then deletes its keys to free the memory.
@@ -31,10 +33,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cachelib import SimpleCache
-from flask import Flask, current_app
+from flask import Flask, current_app, has_app_context
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from app import clock
 from app.database import Breaker
 
 GENERATION_KEY = "catalogue:generation"
@@ -71,6 +74,7 @@ class ResilientCache:
         self._remote = app.config["CACHE_TYPE"] != "SimpleCache"
         self._breaker = Breaker(float(app.config["CACHE_RETRY_AFTER"]))
         self._counters: dict[str, tuple[float, int]] = {}  # key → (when this process read it, its value)
+        self._schedule_memo: tuple[float, int, Any] = (0.0, 0, None)  # (read when, last boundary, next boundary)
         self._flights: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
 
@@ -111,9 +115,27 @@ class ResilientCache:
         self._call("delete", key)
 
     def generation(self) -> int:
-        return self._counter(GENERATION_KEY)
+        """The catalogue's generation: bumped by a change, and moved by a publishing boundary passing (a title
+        scheduled to show or to go), so that nothing kept from before it is read after it."""
+        return max(self._counter(GENERATION_KEY), self._schedule())
+
+    def _schedule(self) -> int:
+        """The latest publishing boundary passed, in nanoseconds (0: none), read at most every ``GENERATION_MEMO``
+        seconds and at once when the next boundary this process knew of has come."""
+        read_at, last, upcoming = self._schedule_memo
+        at = clock.now()
+        if (time.monotonic() - read_at < GENERATION_MEMO and (upcoming is None or at < upcoming)) \
+                or not has_app_context():  # (a cache used alone, in a unit test: no database to ask)
+            return last
+        found = schedule_boundaries(at, self._log)
+        if found is not UNREAD:  # the database failed: the boundary this process knew
+            passed, upcoming = found
+            last = int(passed.timestamp() * 1_000_000) * 1000 if passed is not None else 0
+        self._schedule_memo = (time.monotonic(), last, upcoming)
+        return last
 
     def bump_generation(self) -> int:
+        self._schedule_memo = (0.0, 0, None)  # a change may have scheduled a title: the next read asks again
         return self._bump(GENERATION_KEY)
 
     def epoch(self, name: str) -> int:
@@ -282,6 +304,21 @@ def database_counter(key: str, log: Any) -> Any:
     except SQLAlchemyError as error:
         log.warning("the cache's counter %s could not be read (%s); this process keeps its own", key,
                     type(error).__name__)
+        return UNREAD
+
+
+def schedule_boundaries(at: Any, log: Any) -> Any:
+    """The publishing boundaries around ``at`` (app/services/catalogue/publishing.py), on a connection of its own,
+    or UNREAD when the database fails."""
+    from app.extensions import db
+    from app.services.catalogue.publishing import aware, boundaries
+
+    try:
+        with db.engine.connect() as connection:
+            row = connection.execute(boundaries(at)).one()
+            return aware(row[0]), aware(row[1])
+    except SQLAlchemyError as error:
+        log.warning("the publishing schedule could not be read (%s)", type(error).__name__)
         return UNREAD
 
 

@@ -5,7 +5,7 @@ data in the cache (app/caching.py: Redis, else in-process) under the catalogue's
 generation for ``CATALOGUE_CACHE_SECONDS``.
 
 One entry per content: the page and every read of the content (by id, slug or Kinopoisk id) share it. The API's
-reads answer only for a published content (``get_snapshot``); the player page plays what it is given by id.
+reads answer only for a content shown now (``get_snapshot``); the player page plays what it is given by id.
 
 A page then costs the database nothing but the viewer's own part (the episodes they finished), a read nothing at
 all; and when the database is gone, the last snapshot of a content (kept a day beside it) still makes its page, so
@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
 
+from app import clock
 from app.caching import store
 from app.database import UNAVAILABLE
+from app.models.catalogue import shown
 from app.schemas.catalogue import ContentDetailsSchema, PlayerContentSchema, SeasonSchema, dump_episodes
 from app.services.catalogue.contents import content_not_found, episode_ref, load_content, load_episodes
 from app.services.player.episodes import EpisodeRef
@@ -31,7 +34,7 @@ log = logging.getLogger(__name__)
 LAST_KNOWN_SECONDS = 86_400  # the copy an outage falls back to
 # In every key: a snapshot of another shape, kept by the release before (Redis outlives a deployment), is not read.
 # Bump it whenever ContentSnapshot or what its dumps hold changes.
-SHAPE = 2
+SHAPE = 3
 
 
 @dataclass(frozen=True)
@@ -40,13 +43,20 @@ class ContentSnapshot:
     title: str
     poster_url: str | None
     has_multiple_episodes: bool
-    published: bool
+    published: bool  # the editor's switch; shown(): within the schedule too
+    publish_at: datetime | None
+    unpublish_at: datetime | None
     content: dict[str, Any]  # PlayerContentSchema's dump: the page's blob carries it, so it stays this small
     details: dict[str, Any]  # ContentDetailsSchema's dump: GET /contents/{id} adds it to ``content``
     seasons: list[dict[str, Any]]  # SeasonSchema's dumps
     episodes: list[dict[str, Any]]  # EpisodeSchema's dumps, in play order, isCompleted false, addresses unsigned
     places: tuple[EpisodeRef, ...]  # the same episodes, for the choice of the one to open
     rules: tuple[tuple[str, str], ...]  # (RuleKind value, value)
+
+    def shown(self) -> bool:
+        """Whether the public may see it now (app/services/catalogue/publishing.py), to the second: a snapshot kept
+        from before a boundary answers as the content's row would."""
+        return shown(self.published, self.publish_at, self.unpublish_at, clock.now())
 
 
 def _fresh_key(content_id: int) -> str:
@@ -68,6 +78,8 @@ def _build(content_id: int) -> ContentSnapshot | None:
         poster_url=content.poster_url,
         has_multiple_episodes=content.has_multiple_episodes,
         published=content.published,
+        publish_at=content.publish_at,
+        unpublish_at=content.unpublish_at,
         content=PlayerContentSchema().dump(content),
         details=ContentDetailsSchema().dump(content),
         seasons=SeasonSchema(many=True).dump(content.seasons),
@@ -81,7 +93,7 @@ def get_snapshot(content_id: int) -> ContentSnapshot:
     """As ``content_snapshot``, for the API's public reads: a missing or unpublished content is a NotFound ('Контент
     не доступен')."""
     snapshot = content_snapshot(content_id)
-    if snapshot is None or not snapshot.published:
+    if snapshot is None or not snapshot.shown():
         raise content_not_found(content_id)
     return snapshot
 

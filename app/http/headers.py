@@ -26,7 +26,7 @@ from app.http.csp import ADMIN_POLICY, REFUSE_FRAMING, embed_policy
 from app.http.origins import parse_origin_list
 from app.http.reporting import reporting_connect_origins
 
-EMBED_ENDPOINTS = {"player.player"}
+EMBED_ENDPOINTS = {"player.player", "player.preview"}  # the page, and an editor's preview of it
 ADMIN_PATH = "/admin"
 HSTS = "max-age=31536000"
 REFERRER_POLICY = "strict-origin-when-cross-origin"

@@ -87,7 +87,7 @@ def unsigned_scope(address: str | None) -> str | None:
     return scope_of(address[len(base):])
 
 
-def sign_address(address: str | None, country: str | None, content: int) -> str | None:
+def sign_address(address: str | None, country: str | None, content: int, expires: int | None = None) -> str | None:
     """``address`` (an episode's master file path) signed for ``country`` and the title ``content`` when it names a
     protected file of ours; any other address as it is (an outside CDN's is that CDN's business)."""
     base = current_app.config["MEDIA_URL_PATH"].rstrip("/") + "/"
@@ -97,7 +97,7 @@ def sign_address(address: str | None, country: str | None, content: int) -> str 
     scope = scope_of(relative)
     if scope is None:
         return address
-    return f"{signed_prefix(content, scope, country or UNKNOWN_COUNTRY)}/{relative[len(scope) + 1:]}"
+    return f"{signed_prefix(content, scope, country or UNKNOWN_COUNTRY, expires)}/{relative[len(scope) + 1:]}"
 
 
 def valid_signature(given: str, expires: int, content: int, scope: str, country: str,

@@ -16,9 +16,12 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    and_,
     func,
+    or_,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.sql.elements import ColumnElement
 
 from app.extensions import db
 from app.models.moments import Moment
@@ -95,7 +98,12 @@ class Content(db.Model):  # type: ignore[name-defined]
     original_title: Mapped[str | None] = mapped_column(String(255))  # the Latin one, for search and the sitemap
     description: Mapped[str] = mapped_column(Text, default="")
     age_rating: Mapped[int | None] = mapped_column(Integer)  # 0, 6, 12, 16 or 18 (Russia's 436-FZ marks)
-    published: Mapped[bool] = mapped_column(default=True, index=True)  # unpublished: in the admin only
+    # The editor's switch (unticked: a draft, in the admin only); shown when ticked and within its schedule, either end
+    # open: ``shown_at`` (every public read, search, the player and its media, the sitemaps). A title made in the
+    # admin starts a draft (app/admin/catalogue.py); the seeder's and the synthetic catalogue's are published.
+    published: Mapped[bool] = mapped_column(default=True, index=True)
+    publish_at: Mapped[datetime | None] = mapped_column(Moment(), index=True)  # shown from this moment
+    unpublish_at: Mapped[datetime | None] = mapped_column(Moment(), index=True)  # and no longer from this one
     position: Mapped[int] = mapped_column(Integer, default=0)  # editorial order: lower first, then newest
     content_type_id: Mapped[int] = mapped_column(ForeignKey("content_types.id"), index=True)
     year: Mapped[int | None] = mapped_column(Integer)
@@ -134,12 +142,26 @@ class Content(db.Model):  # type: ignore[name-defined]
         back_populates="content", cascade="all, delete-orphan"
     )
 
+    @classmethod
+    def shown_at(cls, at: datetime) -> ColumnElement[bool]:
+        """Whether a content is public at ``at``: published, its publication time come, its withdrawal time not."""
+        return and_(cls.published, or_(cls.publish_at.is_(None), cls.publish_at <= at),
+                    or_(cls.unpublish_at.is_(None), cls.unpublish_at > at))
+
+    def is_shown(self, at: datetime) -> bool:
+        return shown(self.published, self.publish_at, self.unpublish_at, at)
+
     @property
     def imdb_url(self) -> str | None:
         return f"https://www.imdb.com/title/{self.imdb_id}/" if self.imdb_id else None
 
     def __str__(self) -> str:
         return self.title
+
+
+def shown(published: bool, publish_at: datetime | None, unpublish_at: datetime | None, at: datetime) -> bool:
+    """``Content.shown_at`` for values in hand (a snapshot's)."""
+    return published and (publish_at is None or publish_at <= at) and (unpublish_at is None or unpublish_at > at)
 
 
 class Season(db.Model):  # type: ignore[name-defined]

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from flask import current_app, request, url_for
 
-from app.http.media import sign_address
+from app.http.media import expiry, sign_address
 from app.http.origins import parent_origin, parse_origin_list
+from app.http.previews import MARK_PARAM, master_mark
 from app.services.player.context import Decision, Viewer, decide
 from app.services.player.params import PlayerParams
 from app.snapshots import ContentSnapshot, content_snapshot
@@ -24,6 +25,7 @@ class PlayerContext:
     viewer: Viewer
     content: ContentSnapshot
     decision: Decision
+    preview: bool = False  # an editor's preview (app/http/previews.py): shown whether published or not
 
     @property
     def available(self) -> bool:
@@ -39,14 +41,14 @@ class PlayerContext:
         return next((e for e in self.content.episodes if e["id"] == self.decision.episode_id), None)
 
 
-def resolve_player_context(params: PlayerParams, viewer: Viewer) -> PlayerContext | None:
-    """None when no such content exists or it is not published (the API answers alike); otherwise the context,
-    available or not."""
+def resolve_player_context(params: PlayerParams, viewer: Viewer, preview: bool = False) -> PlayerContext | None:
+    """None when no such content exists or the public may not see it now (the API answers alike; an editor's
+    ``preview`` sees it all the same); otherwise the context, available or not."""
     snapshot = content_snapshot(params.movie_id)
-    if snapshot is None or not snapshot.published:
+    if snapshot is None or not (preview or snapshot.shown()):
         return None
     decision = decide(snapshot.places, snapshot.rules, params, viewer)
-    return PlayerContext(params=params, viewer=viewer, content=snapshot, decision=decision)
+    return PlayerContext(params=params, viewer=viewer, content=snapshot, decision=decision, preview=preview)
 
 
 def master_json_url(data: dict[str, Any]) -> str | None:
@@ -103,12 +105,23 @@ def viewers_episodes(ctx: PlayerContext) -> list[dict[str, Any]]:
     and its media address signed for them, or withheld when the title may not play for them (no page or API answer
     carries a blocked title's address: app/http/media.py)."""
     completed, available, country = ctx.viewer.completed, ctx.available, ctx.viewer.country
+    expires = expiry()
     return [
         {**episode, "isCompleted": episode["id"] in completed,
-         "m3u8MasterFilePath": sign_address(episode["m3u8MasterFilePath"], country, ctx.content.id)
-         if available else None}
+         "m3u8MasterFilePath": _previewed(sign_address(episode["m3u8MasterFilePath"], country, ctx.content.id,
+                                                       expires), ctx, expires) if available else None}
         for episode in ctx.content.episodes
     ]
+
+
+def _previewed(address: str | None, ctx: PlayerContext, expires: int) -> str | None:
+    """In an editor's preview, a master JSON of ours carries its preview mark (app/http/previews.py)."""
+    if not ctx.preview or not address or ".json" not in address:
+        return address
+    signed_base = current_app.config["MEDIA_URL_PATH"].rstrip("/") + "/s/"
+    if not address.startswith(signed_base):
+        return address
+    return f"{address}?{urlencode({MARK_PARAM: master_mark(ctx.content.id, expires)})}"
 
 
 def context_blob(ctx: PlayerContext) -> dict[str, Any]:

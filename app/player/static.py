@@ -18,6 +18,7 @@ from app.http.media import (
     unsigned_scope,
     valid_signature,
 )
+from app.http.previews import MARK_PARAM, valid_master_mark
 from app.http.viewer import viewer_country
 from app.services.player.context import Viewer, availability_of
 from app.snapshots import content_snapshot
@@ -123,7 +124,8 @@ def serve_signed_media(signature: str, expires: int, country: str, content: int,
     if not valid_signature(signature, expires, content, scope, country) or not same_country:
         abort(403)
     if filename.endswith(".json"):
-        if not plays_from(content, scope, country):
+        preview = valid_master_mark(content, expires, request.args.get(MARK_PARAM))  # an editor's (a draft plays)
+        if not plays_from(content, scope, country, preview):
             abort(404)
         path = safe_file(current_app.config["MEDIA_ROOT"], filename) or abort(404)
         prefix = signed_prefix(content, scope, country, expires)
@@ -136,11 +138,12 @@ def serve_signed_media(signature: str, expires: int, country: str, content: int,
     return response
 
 
-def plays_from(content_id: int, scope: str, country: str) -> bool:
-    """Whether the title is published, plays in ``country`` (its country rules: the domain was the page's to check)
-    and has an episode in the folder ``scope``; from its snapshot, so no query in the common case."""
+def plays_from(content_id: int, scope: str, country: str, preview: bool = False) -> bool:
+    """Whether the title is shown now (or this is an editor's preview, app/http/previews.py), plays in ``country``
+    (its country rules: the domain was the page's to check) and has an episode in the folder ``scope``; from its
+    snapshot, so no query in the common case."""
     snapshot = content_snapshot(content_id)
-    if snapshot is None or not snapshot.published:
+    if snapshot is None or not (preview or snapshot.shown()):
         return False
     viewer = Viewer(country=country if country != UNKNOWN_COUNTRY else None, domain=None, skip_domain_check=True)
     if not availability_of(snapshot.rules, viewer).available:

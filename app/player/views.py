@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from flask import Blueprint, current_app, g, render_template, request
+from flask import Blueprint, current_app, g, make_response, render_template, request
 from markupsafe import Markup
 from sqlalchemy import select
 
@@ -16,6 +16,7 @@ from app.errors import error_screen
 from app.extensions import db
 from app.http.embeds import embed_refused
 from app.http.origins import domain_of, framed_navigation, origin_of, parse_origin_list
+from app.http.previews import PREVIEW_HEADERS, valid_page_mark
 from app.http.shared import share, shareable
 from app.http.viewer import viewer_country, viewer_key_from_cookie
 from app.models import Content
@@ -76,6 +77,30 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
     # the blocked text (the shell says it without JavaScript); 451 tells crawlers and monitoring what happened.
     status = 451 if ctx.verdict is Verdict.BLOCKED_COUNTRY else 200
     return render_template("player/player.html", ctx=ctx, data=data, master_url=master_json_url(data)), status
+
+
+@bp.get("/preview")
+def preview() -> Any:
+    """An editor's preview (app/http/previews.py): the player page of any title, a draft included, at the address the
+    admin handed out (``movie_id`` and the page's other parameters, ``preview_exp``, ``preview_sig``); without a
+    valid, unexpired mark it is 'Контент не доступен' like an unpublished title's page. The editor's own country
+    applies, no site's domain rule (the page is opened on its own); never kept, never indexed."""
+    try:
+        params = parse_player_params(request.args)
+        known = valid_page_mark(params.movie_id, request.args.get("preview_exp"), request.args.get("preview_sig"))
+    except (MissingMovieId, InvalidMovieId):
+        known = False
+    ctx = resolve_player_context(params, Viewer(country=viewer_country(), domain=None, skip_domain_check=True),
+                                 preview=True) if known else None
+    if ctx is None:
+        response = make_response(error_screen(texts.CONTENT_NOT_AVAILABLE, 404))
+    else:
+        data = context_blob(ctx)
+        status = 451 if ctx.verdict is Verdict.BLOCKED_COUNTRY else 200
+        response = make_response(render_template("player/player.html", ctx=ctx, data=data,
+                                                 master_url=master_json_url(data)), status)
+    response.headers.update(PREVIEW_HEADERS)
+    return response
 
 
 def viewers_completed(key: str, content_id: int) -> frozenset[int]:

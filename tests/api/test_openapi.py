@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 
 # The routes that are not API calls: pages, built assets, media, the document itself.
-NOT_API = {"api-docs.openapi_json", "player.player", "player.demo", "media", "signed_media"}
+NOT_API = {"api-docs.openapi_json", "player.player", "player.preview", "player.demo", "media", "signed_media"}
 NOT_API_BLUEPRINTS = {"assets"}
 ADMIN_PAGES = "/admin/"  # the editors' admin (app/admin): HTML pages and forms, tested in tests/admin
 IGNORED_METHODS = {"HEAD", "OPTIONS"}

@@ -16,6 +16,7 @@ from app.models.ids import storable_id
 from app.models.slugs import is_slug
 from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
 from app.services.catalogue.paging import Page, paginate
+from app.services.catalogue.publishing import public
 from app.services.catalogue.types import content_type_by_slug
 from app.services.errors import NotFound
 from app.services.player.episodes import EpisodeRef, play_order
@@ -80,7 +81,7 @@ def episode_ref(episode: Episode) -> EpisodeRef:
 
 def published_id_by_slug(slug: str) -> int:
     """The id of the published content at ``slug``; NotFound for any other slug (a malformed one asks nothing)."""
-    found = db.session.scalar(select(Content.id).where(Content.slug == slug, Content.published)) \
+    found = db.session.scalar(select(Content.id).where(Content.slug == slug, public())) \
         if is_slug(slug) else None
     if found is None:
         raise _not_found({"slug": slug})
@@ -91,7 +92,7 @@ def published_id_by_kinopoisk(kinopoisk_id: int) -> int:
     """The id of the published content with this Kinopoisk id (the first made, should two share it)."""
     found = None
     if storable_id(kinopoisk_id):
-        found = db.session.scalar(select(Content.id).where(Content.kinopoisk_id == kinopoisk_id, Content.published)
+        found = db.session.scalar(select(Content.id).where(Content.kinopoisk_id == kinopoisk_id, public())
                                   .order_by(Content.id).limit(1))
     if found is None:
         raise _not_found({"kinopoiskId": kinopoisk_id})
@@ -115,7 +116,7 @@ def most_relevant(type_slug: str | None, page: int, page_size: int) -> Page:
     the default, is neutral), then ``relevance`` (higher first), then the newest id. The ranking sorts ids only (a
     narrow sort: a deep page of 100,000 titles is four times faster than sorting whole rows), then the page's cards
     are loaded by id: at most five queries whatever the page size."""
-    ranked = select(Content.id).where(Content.published)
+    ranked = select(Content.id).where(public())
     if type_slug is not None:
         ranked = ranked.where(Content.content_type_id == content_type_by_slug(type_slug).id)
     ranked = ranked.order_by(Content.position, relevance(now().year).desc())
@@ -128,7 +129,7 @@ def most_relevant(type_slug: str | None, page: int, page_size: int) -> Page:
 def published_content_of_episode(episode_id: int) -> int:
     """The id of the published content this episode belongs to; NotFound for any other id."""
     found = db.session.scalar(select(Episode.content_id).join(Episode.content).where(
-        Episode.id == episode_id, Content.published)) if storable_id(episode_id) else None
+        Episode.id == episode_id, public())) if storable_id(episode_id) else None
     if found is None:
         raise episode_not_found(episode_id)
     return found
@@ -142,7 +143,7 @@ def fresh_episodes(type_slug: str | None, page: int, page_size: int) -> Page:
     """The episodes of published series (of the type ``type_slug``), the last added first (then the highest id), each
     with its season and its content's card: five queries whatever the page size (the count, the page's ids, the
     episodes with their seasons, the contents, their genres)."""
-    newest = select(Episode.id).join(Episode.content).where(Content.published, Content.has_multiple_episodes)
+    newest = select(Episode.id).join(Episode.content).where(public(), Content.has_multiple_episodes)
     if type_slug is not None:
         newest = newest.where(Content.content_type_id == content_type_by_slug(type_slug).id)
     found = paginate(newest.order_by(Episode.created_at.desc()), Episode.id.desc(), page, page_size)

@@ -11,6 +11,7 @@ from sqlalchemy import ColumnElement, Select, func, literal_column, select
 
 from app.extensions import db
 from app.models import Content, ContentType, Country, Genre, Tag, VoiceAuthor
+from app.services.catalogue.publishing import public
 from app.services.errors import Invalid
 
 SORTS = ("position", "newest", "year", "rating", "title")
@@ -83,7 +84,7 @@ def list_request(query: Mapping[str, Any], body: Mapping[str, Any] | None = None
 def filtered(query: Query, request: ListRequest) -> Query:
     """``query`` (of Content) narrowed to the published contents ``request``'s filters let through. Label filters are
     EXISTS subqueries: a content with two of the genres asked for is still one row."""
-    conditions: list[ColumnElement[bool] | Any] = [Content.published]
+    conditions: list[ColumnElement[bool] | Any] = [public()]
     arrays = db.engine.dialect.name == "postgresql"
     for field, (column, model) in LABEL_ARRAYS.items():  # any of the slugs
         if slugs := getattr(request, field):

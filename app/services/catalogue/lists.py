@@ -20,6 +20,7 @@ from app.models.taxonomy import content_genres, content_voice_authors
 from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
 from app.services.catalogue.filters import ListRequest, filtered, ordered
 from app.services.catalogue.paging import Page, paginate, paginate_counting_along
+from app.services.catalogue.publishing import public
 from app.services.catalogue.types import content_type, type_not_found
 from app.services.errors import NotFound
 
@@ -102,7 +103,7 @@ def _leading(category_ids: list[int], limit: int) -> Any:
     def first_of(category: Any) -> Any:
         return (select(ContentCategory.category_id, ContentCategory.content_id, ContentCategory.position)
                 .join(Content, Content.id == ContentCategory.content_id)
-                .where(ContentCategory.category_id == category, Content.published)
+                .where(ContentCategory.category_id == category, public())
                 .order_by(ContentCategory.position, ContentCategory.content_id).limit(limit))
 
     if db.engine.dialect.name == "postgresql":
@@ -119,14 +120,14 @@ def _label_counts(model: Any, link: Any, column: str, type_id: int) -> list[dict
     query = (select(model.slug, model.title, count.label("count"))
              .join(link, getattr(link.c, column) == model.id)
              .join(Content, Content.id == link.c.content_id)
-             .where(Content.published, Content.content_type_id == type_id)
+             .where(public(), Content.content_type_id == type_id)
              .group_by(model.id, model.slug, model.title).order_by(model.title, model.slug))
     return [{"slug": row.slug, "title": row.title, "count": row.count} for row in db.session.execute(query)]
 
 
 def _published_of(type_id: int, column: Any) -> Select[Any]:
     return (select(column, func.count().label("count"))
-            .where(Content.published, Content.content_type_id == type_id, column.is_not(None)).group_by(column))
+            .where(public(), Content.content_type_id == type_id, column.is_not(None)).group_by(column))
 
 
 def facets(type_id: int) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from app.models.taxonomy import content_subtitles
 from app.services.catalogue.cards import CARD_OPTIONS
 from app.services.catalogue.contents import content_not_found
 from app.services.catalogue.paging import Page, paginate
+from app.services.catalogue.publishing import public
 from app.services.errors import NotFound
 
 # ё and е are one letter to a reader: a query with either finds both.
@@ -80,7 +81,7 @@ def subtitle_languages(content_id: int | None = None) -> list[dict[str, Any]]:
     """The languages that published contents have subtitles in, with how many such contents each; with
     ``content_id``, only that (published) content's languages."""
     published = select(content_subtitles.c.language_id, content_subtitles.c.content_id) \
-        .join(Content, Content.id == content_subtitles.c.content_id).where(Content.published).subquery()
+        .join(Content, Content.id == content_subtitles.c.content_id).where(public()).subquery()
     counted = (
         select(Language.code, Language.title, func.count(published.c.content_id).label("contents"))
         .join(published, published.c.language_id == Language.id)
@@ -106,7 +107,7 @@ def persons_of_type(slug: str, query: str | None, page: int, page_size: int) -> 
     if kind is None:
         raise NotFound("person_type_not_found", "Тип персоны не найден", {"slug": slug})
     credited = exists().where(ContentPerson.person_id == Person.id, ContentPerson.person_type_id == kind.id,
-                              ContentPerson.content_id == Content.id, Content.published)
+                              ContentPerson.content_id == Content.id, public())
     rows = select(Person).where(credited).order_by(Person.name)
     if query:
         rows = rows.where(or_(holds(Person.name, query), holds(Person.original_name, query)))
@@ -130,7 +131,7 @@ def person_contents(person_id: int, page: int, page_size: int) -> Page:
     if not storable_id(person_id) or db.session.get(Person, person_id) is None:
         raise NotFound("person_not_found", "Персона не найдена", {"id": person_id})
     credited = exists().where(ContentPerson.content_id == Content.id, ContentPerson.person_id == person_id)
-    rows: Select[Any] = (select(Content).where(Content.published, credited).options(*CARD_OPTIONS)
+    rows: Select[Any] = (select(Content).where(public(), credited).options(*CARD_OPTIONS)
                          .order_by(Content.year.desc().nulls_last()))
     found = paginate(rows, Content.id, page, page_size)
     parts: dict[int, list[ContentPerson]] = {content.id: [] for content in found.items}
@@ -171,5 +172,5 @@ def _by_slug(model: Any, slug: str) -> Any:
 
 def _published_content_exists(content_id: int) -> bool:
     return storable_id(content_id) and bool(
-        db.session.scalar(select(exists().where(Content.id == content_id, Content.published))))
+        db.session.scalar(select(exists().where(Content.id == content_id, public()))))
 

@@ -14,6 +14,7 @@ from app.clock import now
 from app.extensions import db
 from app.models import Content, MenuItem, PromoSlide, Redirect
 from app.services.catalogue.cards import CARD_OPTIONS
+from app.services.catalogue.publishing import public
 
 MAIN_PATH = "/"  # the redirect from here is the site's main redirect (the home page moved)
 MAX_SLIDES = 100  # a slider of more is an editor's slip, not a slider: the first ones by position are shown
@@ -91,7 +92,7 @@ def promo_slides(at: datetime | None = None) -> list[Slide]:
         select(PromoSlide)
         # EXISTS, not a join: SQLite would otherwise start from the contents' published index (every title) and probe
         # the slides for each; this way it reads the few slides and looks each content up by its key.
-        .where(exists().where(Content.id == PromoSlide.content_id, Content.published),
+        .where(exists().where(Content.id == PromoSlide.content_id, public()),
                or_(PromoSlide.active_from.is_(None), PromoSlide.active_from <= moment),
                or_(PromoSlide.active_until.is_(None), PromoSlide.active_until > moment))
         .order_by(PromoSlide.position, PromoSlide.id)

@@ -43,6 +43,7 @@ from app.models import Content, SearchDocument, SearchWord
 from app.services.catalogue.cards import cards_by_id
 from app.services.catalogue.filters import ListRequest, Query, filtered
 from app.services.catalogue.paging import Page
+from app.services.catalogue.publishing import off_schedule, public
 from app.services.search.text import latin, stem, words
 
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
@@ -74,6 +75,7 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     score = sum((case((matched, weight), else_=0) for matched, weight in
                  zip(matches, WEIGHTS.values(), strict=True)), literal(0, Integer))
     found = SearchDocument.content_id
+    candidates = and_(candidates, found.not_in(off_schedule()))  # indexed, but not shown now
     ranked = (_narrowed(select(found, func.count().over().label("total")).where(candidates), request)
               .order_by(score.desc(), SearchDocument.rating.desc().nulls_last(), found)
               .limit(page_size).offset((page - 1) * page_size))
@@ -81,14 +83,15 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     total = rows[0].total if rows else _count(candidates, request) if page > 1 else 0
     ids = [row.content_id for row in rows]
     contents = {c.id: c for c in db.session.scalars(  # published: a content unpublished since it was indexed is not
-        cards_by_id(ids, Content.published)).unique()}
+        cards_by_id(ids, public())).unique()}
     return SearchResult(Page([contents[i] for i in ids if i in contents], total, page, page_size), corrected)
 
 
 def _narrowed(query: Query, request: ListRequest) -> Query:
     """``query`` of documents, to those whose content passes ``request``'s filters: asked of each match (an EXISTS on
     the content's row and labels), so that a filter costs a look per match, never a pass over the catalogue. The
-    documents are the published contents' (app/services/search/index.py): without filters, contents is not read."""
+    documents are the published contents' (app/services/search/index.py): without filters, contents is read only for
+    those outside their schedule now (app/services/catalogue/publishing.py)."""
     if not request.narrows:
         return query
     content = filtered(select(literal(1)).select_from(Content).where(Content.id == SearchDocument.content_id), request)

@@ -36,6 +36,7 @@ from sqlalchemy import case, select
 from sqlalchemy.orm import Session, scoped_session
 
 from app.models import AvailabilityRule, Content, ContentType, Episode, RuleKind, Season
+from app.services.catalogue.publishing import public
 
 AnySession = Session | scoped_session[Any]  # db.session, or a session of one's own
 
@@ -235,7 +236,7 @@ def entries(session: AnySession, config: SitemapConfig, batch: int = BATCH) -> I
             select(Content.id, Content.slug, Content.title, Content.description, Content.age_rating,
                    Content.poster_url, Content.created_at, Content.updated_at, ContentType.slug.label("type"))
             .join(ContentType, ContentType.id == Content.content_type_id)
-            .where(Content.published, Content.id > last).order_by(Content.id).limit(batch)
+            .where(public(), Content.id > last).order_by(Content.id).limit(batch)
         ).all()
         if not contents:
             return
