@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import abort, current_app, request, url_for
+from flask import abort, current_app, flash, request, url_for
 from flask_admin import expose
 from flask_admin.contrib.sqla.form import AdminModelConverter, InlineModelConverter
 from flask_admin.model.form import InlineFormAdmin
@@ -16,15 +16,27 @@ from werkzeug.datastructures import FileStorage
 from wtforms import ValidationError
 from wtforms.fields import FileField, SelectField
 
+from app import clock
 from app.admin.base import EditorModelView, fits_integer_key
 from app.admin.bulk import BulkActions
 from app.admin.filters import FilterBar, content_filters
 from app.admin.forms import Address
 from app.admin.identify import IdentifyActions
 from app.admin.labels import FIELDS
+from app.admin.ordering import OrderedViews, OrderGroup, OrderRow, renumber
 from app.admin.pictures import poster_thumbnail
+from app.admin.publishing import (
+    SCHEDULE_DESCRIPTIONS,
+    MoscowDateTime,
+    PreviewViews,
+    media_status,
+    preview_url,
+    publishing_word,
+    schedule,
+    status,
+)
 from app.extensions import db
-from app.models import Content, ContentPerson, Episode, Season
+from app.models import Category, Content, ContentCategory, ContentPerson, ContentType, Episode, Season
 from app.models.catalogue import AvailabilityRule, RuleKind
 from app.services.editorial.media_files import check_poster, master_problem, store_poster
 from app.services.player.availability import Verdict, check_availability
@@ -42,6 +54,7 @@ EPISODE_COLUMNS = ("order", "title", "duration", "master_file_path", "poster_pat
 
 
 class EpisodeInline(InlineFormAdmin):
+    compact_rows = True  # drawn as rows of a table (templates/admin/model/episode_rows.html)
     form_columns = ("id", *EPISODE_COLUMNS)
     form_label = "Серия"
     column_labels = FIELDS
@@ -72,6 +85,7 @@ def check_master(episode: Episode) -> None:
 class SeasonInline(InlineFormAdmin):
     """A season with its episodes nested in it (Flask-Admin's inline converter, applied once more)."""
 
+    collapsible = True  # each season folds (templates/admin/model/inline_list_base.html)
     form_columns = ("id", "order", "title")
     form_label = "Сезон"
     column_labels = FIELDS
@@ -119,7 +133,7 @@ class PersonInline(InlineFormAdmin):
     form_ajax_refs = {"person": {"fields": ("name", "original_name"), "page_size": 20, "placeholder": "Имя"}}
 
 
-class ContentView(BulkActions, IdentifyActions, FilterBar, EditorModelView):
+class ContentView(PreviewViews, BulkActions, IdentifyActions, FilterBar, EditorModelView):
     list_template = "admin/model/content_list.html"
     column_list = ("id", "poster_url", "title", "content_type", "year", "published", "position", "updated_at")
     column_labels = {"id": "№", "poster_url": "Постер"}
@@ -131,12 +145,17 @@ class ContentView(BulkActions, IdentifyActions, FilterBar, EditorModelView):
     column_editable_list = ("position", "published")
     rule_kinds = RULE_KINDS
     column_formatters = {"poster_url": poster_thumbnail}
-    form_columns = ("title", "original_title", "slug", "content_type", "published", "position", "description",
+    form_columns = ("title", "original_title", "slug", "content_type", "published", "publish_at", "unpublish_at",
+                    "position", "description",
                     "year", "age_rating", "has_multiple_episodes", "poster_url", "poster", "genres", "countries",
                     "tags", "voice_authors", "languages", "subtitles", "kinopoisk_id", "kinopoisk_rating", "imdb_id",
                     "imdb_rating", "seasons", "loose_episodes", "availability_rules", "persons", "categories")
-    form_overrides = {"age_rating": SelectField}
+    form_overrides = {"age_rating": SelectField, "publish_at": MoscowDateTime, "unpublish_at": MoscowDateTime}
     form_args = {"age_rating": {"choices": AGE_RATINGS, "coerce": lambda value: int(value) if value else None},
+                 "published": {"description": SCHEDULE_DESCRIPTIONS["published"]},
+                 "publish_at": {"label": "Опубликовать в", "description": SCHEDULE_DESCRIPTIONS["publish_at"]},
+                 "unpublish_at": {"label": "Снять с публикации в",
+                                  "description": SCHEDULE_DESCRIPTIONS["unpublish_at"]},
                  "slug": {"description": "Латиница, цифры и дефисы. Пусто: составится из названия."},
                  "poster_url": {"validators": [Address(site_path=True)]}}
     form_widget_args = {"description": {"rows": 6}}
@@ -154,7 +173,25 @@ class ContentView(BulkActions, IdentifyActions, FilterBar, EditorModelView):
         "fa fa-globe", lambda _action, row_id, _row: url_for(".availability", id=row_id),
         title="Где покажется: проверить страну и сайт"), LinkRowAction(
         "fa fa-magic", lambda _action, row_id, _row: url_for(".identify", id=row_id),
-        title="Заполнить по id IMDb или Кинопоиска")]
+        title="Заполнить по id IMDb или Кинопоиска"), LinkRowAction(
+        "fa fa-eye", lambda _action, row_id, _row: preview_url(row_id),
+        title="Предпросмотр в плеере (черновик тоже)")]
+
+    edit_template = "admin/content_edit.html"
+    create_template = "admin/content_create.html"
+
+    def create_form(self, obj: Any = None) -> Any:
+        form = super().create_form(obj)
+        if not request.form:
+            form.published.data = False  # a new title is a draft (the column's default is for the seeder's)
+        return form
+
+    def media_status(self, path: str | None) -> tuple[str, str]:
+        """An episode's video as its row says it: (the badge's kind, the words)."""
+        return media_status(path, current_app.config["MEDIA_URL_PATH"], Path(current_app.config["MEDIA_ROOT"]))
+
+    def publishing_status(self, content: Content) -> str:
+        return status(content)
 
     def on_model_change(self, form: Any, model: Content, is_created: bool) -> None:
         upload = form.poster.data if "poster" in form else None  # the list's inline edit has no upload
@@ -169,12 +206,19 @@ class ContentView(BulkActions, IdentifyActions, FilterBar, EditorModelView):
             if not is_created:
                 raise ValidationError("Укажите адрес (slug): без него старые ссылки перестанут работать.")
             model.slug = None  # type: ignore[assignment]  # the column's default: the title's
-        _no_repeats([season.order for season in model.seasons], "сезона")
-        for season in model.seasons:
-            _no_repeats([episode.order for episode in season.episodes], "серии", f" в сезоне «{season}»")
-        _no_repeats([episode.order for episode in model.loose_episodes], "серии")
+        kept = [season for season in model.seasons if season not in db.session.deleted]  # not those deleted now
+        _no_repeats([season.order for season in kept], "сезона")
+        for season in kept:
+            _no_repeats([e.order for e in season.episodes if e not in db.session.deleted], "серии",
+                        f" в сезоне «{season}»")
+        _no_repeats([e.order for e in model.loose_episodes if e not in db.session.deleted], "серии")
         if model.seasons:
             model.has_multiple_episodes = True
+        park_renumbered(model)
+        if "publish_at" in form:  # (the list's inline edit of one column has no schedule)
+            scheduled = schedule(model, form)
+            if scheduled:
+                flash(scheduled, "info")
 
     def after_model_change(self, form: Any, model: Content, is_created: bool) -> None:
         reindex([model.id])  # search sees the new title at once
@@ -197,6 +241,24 @@ class ContentView(BulkActions, IdentifyActions, FilterBar, EditorModelView):
                                          country=country, domain=domain)
         return self.render("admin/availability.html", content=content, country=country or "", domain=domain or "",
                            verdict=verdict, verdicts=VERDICTS, kinds=dict(RULE_KINDS))
+
+
+def park_renumbered(content: Content) -> None:
+    """Seasons and episodes whose number changes (a swap, a drag that renumbers a season) are first moved out of the
+    way, at numbers no row has (minus their id), so that the save's UPDATEs, one row at a time, never meet a number
+    another row still holds: both databases check the unique (season, number) per row. Done with plain UPDATEs
+    the ORM does not see: its UPDATEs then write the new numbers, and the trail records each change once, from the
+    old number to the new."""
+    session = db.session
+    for model, rows in ((Season, content.seasons),
+                        (Episode, [e for s in content.seasons for e in s.episodes] + list(content.loose_episodes))):
+        moved = [row.id for row in rows if row.id is not None and inspect(row).persistent
+                 and inspect(row).attrs.order.history.has_changes()]
+        moved += [row.id for row in session.deleted if isinstance(row, model)]  # a deleted row's number is free
+        if moved:
+            with session.no_autoflush:
+                session.connection().execute(model.__table__.update().where(model.__table__.c.id.in_(moved))
+                                             .values(order=-model.__table__.c.id))
 
 
 def _no_repeats(orders: list[int | None], what: str, where: str = "") -> None:
@@ -225,13 +287,57 @@ class ContentTypeView(LabelView):
     form_columns = ("title", "slug", "position")
 
 
-class CategoryView(EditorModelView):
+class CategoryView(OrderedViews, EditorModelView):
+    """Categories; their order pages: a category's titles (group=<its id>) and the main mart's rows of a content
+    type (group=mart-<type id>)."""
+
     column_list = ("title", "slug", "content_type", "parent", "position", "main_mart")
     column_searchable_list = ("title", "slug")
     column_filters = ("content_type", "main_mart")
     column_sortable_list = ("title", "position", "main_mart")
     column_default_sort = [("content_type_id", False), ("position", False)]
     form_columns = ("content_type", "parent", "title", "slug", "description", "position", "main_mart")
+    column_extra_row_actions = [*EditorModelView.column_extra_row_actions, LinkRowAction(
+        "fa fa-sort", lambda _action, row_id, _row: url_for(".order_view", group=row_id),
+        title="Порядок тайтлов в категории")]
+    order_heading = "Порядок: витрина и категории"
+    list_template = "admin/ordered_list.html"
+
+    def order_groups(self) -> list[OrderGroup]:
+        types = db.session.execute(select(ContentType.id, ContentType.title).order_by(ContentType.position)).all()
+        marts = [OrderGroup(f"mart-{type_id}", f"Витрина: {title}") for type_id, title in types]
+        requested = request.values.get("group", "")
+        if fits_integer_key(requested):
+            category = db.session.get(Category, int(requested))
+            if category is not None:
+                marts.append(OrderGroup(requested, f"Тайтлы категории «{category.title}»", listed=False))
+        return marts
+
+    def order_rows(self, group: str) -> list[OrderRow]:
+        if group.startswith("mart-"):
+            return [OrderRow(category.id, category.title, category.parent.title if category.parent else "")
+                    for category in self._mart(int(group[5:]))]
+        now = clock.now()
+        return [OrderRow(link.content_id, link.content.title,
+                         " · ".join(str(part) for part in (link.content.year, publishing_word(link.content, now))
+                                    if part))
+                for link in self._links(int(group))]
+
+    def keep_order(self, group: str, ids: list[int]) -> None:
+        if group.startswith("mart-"):
+            renumber(self._mart(int(group[5:])), ids)
+        else:
+            renumber(self._links(int(group)), ids, key=lambda link: link.content_id)
+
+    def _mart(self, type_id: int) -> list[Category]:
+        return list(db.session.scalars(select(Category).where(Category.main_mart, Category.content_type_id == type_id)
+                                       .order_by(Category.position, Category.id)))
+
+    def _links(self, category_id: int) -> list[ContentCategory]:
+        return list(db.session.scalars(
+            select(ContentCategory).join(Content, Content.id == ContentCategory.content_id)
+            .where(ContentCategory.category_id == category_id)
+            .order_by(ContentCategory.position, Content.created_at.desc(), Content.id)))
 
 
 class CountryView(LabelView):

@@ -5,6 +5,7 @@ from __future__ import annotations
 FIELDS = {
     "title": "Название", "original_title": "Оригинальное название", "slug": "Адрес (slug)",
     "description": "Описание", "age_rating": "Возрастная маркировка", "published": "Опубликован",
+    "publish_at": "Опубликовать в", "unpublish_at": "Снять с публикации в",
     "position": "Порядок", "content_type": "Тип", "content_type_id": "Тип", "year": "Год",
     "has_multiple_episodes": "Несколько серий", "poster_url": "Постер", "kinopoisk_id": "ID Кинопоиска",
     "kinopoisk_rating": "Рейтинг Кинопоиска", "imdb_id": "ID IMDb", "imdb_rating": "Рейтинг IMDb",

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
 from wtforms import ValidationError
 
-from app.admin.base import EditorModelView
+from app.admin.base import EditorModelView, moment
 from app.admin.forms import Address
-from app.models import Content
+from app.admin.ordering import OrderedViews, OrderGroup, OrderRow, renumber
+from app.extensions import db
+from app.models import Content, MenuItem, PromoSlide
 
 
-class PromoSlideView(EditorModelView):
+class PromoSlideView(OrderedViews, EditorModelView):
     column_list = ("content", "title", "position", "active_from", "active_until")
     column_sortable_list = ("position", "active_from", "active_until")
     column_default_sort = "position"
@@ -25,14 +28,51 @@ class PromoSlideView(EditorModelView):
         if model.active_from and model.active_until and model.active_from > model.active_until:
             raise ValidationError("«Показывать с» позже, чем «Показывать до».")
 
+    order_heading = "Порядок промо-слайдов"
+    list_template = "admin/ordered_list.html"
 
-class MenuItemView(EditorModelView):
+    def order_rows(self, group: str) -> list[OrderRow]:
+        return [OrderRow(slide.id, slide.title or slide.content.title, _slide_note(slide)) for slide in self._slides()]
+
+    def keep_order(self, group: str, ids: list[int]) -> None:
+        renumber(self._slides(), ids)
+
+    def _slides(self) -> list[PromoSlide]:
+        return list(db.session.scalars(select(PromoSlide).order_by(PromoSlide.position, PromoSlide.id)))
+
+
+def _slide_note(slide: PromoSlide) -> str:
+    ends = [f"с {moment(None, slide.active_from, '')}" if slide.active_from else "",
+            f"до {moment(None, slide.active_until, '')}" if slide.active_until else ""]
+    return " ".join(end for end in ends if end)
+
+
+class MenuItemView(OrderedViews, EditorModelView):
     column_list = ("title", "url", "parent", "position")
     column_searchable_list = ("title", "url")
     column_default_sort = "position"
     form_columns = ("parent", "title", "url", "position")
     form_args = {"url": {"description": "Путь сайта (/films) или адрес http(s)://…",
                          "validators": [Address(site_path=True)]}}
+    order_heading = "Порядок меню"
+    list_template = "admin/ordered_list.html"
+
+    def order_groups(self) -> list[OrderGroup]:
+        """The menu's top level, and the level under each item that has one."""
+        parents = db.session.scalars(select(MenuItem).where(MenuItem.children.any()).order_by(MenuItem.position,
+                                                                                              MenuItem.id))
+        return [OrderGroup("", "Меню: верхний уровень"),
+                *(OrderGroup(str(parent.id), f"Меню: под «{parent.title}»") for parent in parents)]
+
+    def order_rows(self, group: str) -> list[OrderRow]:
+        return [OrderRow(item.id, item.title, item.url) for item in self._level(group)]
+
+    def keep_order(self, group: str, ids: list[int]) -> None:
+        renumber(self._level(group), ids)
+
+    def _level(self, group: str) -> list[MenuItem]:
+        parent = MenuItem.parent_id.is_(None) if not group else MenuItem.parent_id == int(group)
+        return list(db.session.scalars(select(MenuItem).where(parent).order_by(MenuItem.position, MenuItem.id)))
 
 
 class RedirectView(EditorModelView):

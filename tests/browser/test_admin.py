@@ -96,6 +96,7 @@ def test_an_editor_makes_a_series_and_the_player_shows_it(admin_server: tuple[Fl
     expect(page).to_have_url(f"{origin}/admin/content/new/")
 
     page.fill("#title", "Северный ветер")
+    page.check("#published")  # a new title is a draft until this is ticked
     choose(page, "#content_type", "Сериал")
     page.fill("#description", "Маяк, шторм и двое смотрителей.")
     page.set_input_files("#poster", str(poster))

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
+from app import clock
 from app.extensions import db
 from app.models import Category, Content, Genre
 from app.models.catalogue import AvailabilityRule, RuleKind
@@ -75,6 +76,12 @@ def apply_bulk(content_ids: Sequence[int], change: BulkChange) -> int:
             content.availability_rules.append(AvailabilityRule(kind=change.add_rule[0], value=change.add_rule[1]))
         if change.published is not None:
             content.published = change.published
+            if change.published:  # published now: a time to come is dropped, and a withdrawal passed (issue 31)
+                now = clock.now()
+                if content.publish_at is not None and content.publish_at > now:
+                    content.publish_at = None
+                if content.unpublish_at is not None and content.unpublish_at <= now:
+                    content.unpublish_at = None
         if _state(content) != before:
             changed += 1
     db.session.flush()
@@ -90,4 +97,5 @@ def _rows(model: Any, ids: Sequence[int]) -> list[Any]:
 
 def _state(content: Content) -> tuple[object, ...]:
     return (frozenset(g.id for g in content.genres), frozenset(link.category_id for link in content.category_links),
-            frozenset((rule.kind, rule.value) for rule in content.availability_rules), content.published)
+            frozenset((rule.kind, rule.value) for rule in content.availability_rules), content.published,
+            content.publish_at, content.unpublish_at)

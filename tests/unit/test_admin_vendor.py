@@ -1,0 +1,20 @@
+"""The admin's vendored drag library (app/admin/static/vendor/sortable.min.js, served as a file under the admin's
+script-src 'self') is npm's sortablejs at the version package.json pins, byte for byte: updating it is `npm install`
+then copying the file again, which this test asks for."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_vendored_sortable_is_the_pinned_npm_package():
+    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"]["sortablejs"]
+    package = ROOT / "node_modules" / "sortablejs"
+    assert json.loads((package / "package.json").read_text())["version"] == pinned
+    vendored = ROOT / "app" / "admin" / "static" / "vendor"
+    assert (vendored / "sortable.min.js").read_bytes() == (package / "Sortable.min.js").read_bytes()
+    assert (vendored / "sortable.LICENSE").read_bytes() == (package / "LICENSE").read_bytes()
+    assert f"Sortable {pinned} - MIT" in (vendored / "sortable.min.js").read_text()[:100]
