@@ -27,6 +27,7 @@ from app.services.activity.progress import require_episode, require_published
 from app.services.catalogue.cards import cards_by_id
 from app.services.catalogue.filters import ListRequest
 from app.services.catalogue.paging import Page
+from app.services.catalogue.publishing import public
 from app.services.player.episodes import EpisodeRef, play_order
 from app.services.search.query import search
 
@@ -131,7 +132,7 @@ def _touched(viewer_key: str, within: Collection[int] | None) -> Any:
         saves = saves.where(WatchProgress.content_id.in_(within))
     both = union_all(views, saves).subquery()
     return (select(both.c.content_id, func.max(both.c.at).label("last"))
-            .join(Content, and_(Content.id == both.c.content_id, Content.published))
+            .join(Content, and_(Content.id == both.c.content_id, public()))
             .group_by(both.c.content_id).subquery())
 
 
@@ -203,7 +204,7 @@ def _with_cards(judged: list[tuple[int, datetime, Position]]) -> list[HistoryIte
     """The items with their contents' cards (one query); a content unpublished since the page was counted is left
     out."""
     ids = [content_id for content_id, _, _ in judged]
-    cards = {card.id: card for card in db.session.scalars(cards_by_id(ids, Content.published)).unique()} \
+    cards = {card.id: card for card in db.session.scalars(cards_by_id(ids, public())).unique()} \
         if ids else {}
     return [HistoryItem(cards[content_id], last, position) for content_id, last, position in judged
             if content_id in cards]

@@ -21,6 +21,7 @@ from app.models import Content, Episode, WatchProgress
 from app.models.ids import storable_id
 from app.models.moments import Moment
 from app.services.catalogue.contents import content_not_found
+from app.services.catalogue.publishing import public
 from app.services.errors import Invalid, NotFound
 
 
@@ -112,7 +113,7 @@ def last_watched(viewer_key: str, content_id: int) -> LastWatched | None:
 def require_published(content_id: int) -> None:
     """NotFound ('Контент не доступен') unless the content exists and is published."""
     if not storable_id(content_id) or db.session.scalar(
-            select(Content.id).where(Content.id == content_id, Content.published)) is None:
+            select(Content.id).where(Content.id == content_id, public())) is None:
         raise content_not_found(content_id)
 
 

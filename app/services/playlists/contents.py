@@ -21,6 +21,7 @@ from app.services.catalogue.cards import CARD_OPTIONS
 from app.services.catalogue.contents import content_not_found
 from app.services.catalogue.filters import ListRequest, filtered, ordered
 from app.services.catalogue.paging import Page, paginate
+from app.services.catalogue.publishing import public
 from app.services.errors import Invalid
 from app.services.playlists.access import Caller, readable, writable
 
@@ -50,7 +51,7 @@ def add_content(playlist_id: int, content_id: int, caller: Caller, cap: int) -> 
     """Adds a published content at the end of the caller's playlist; nothing when it is there already."""
     playlist = writable(playlist_id, caller)
     if not storable_id(content_id) or not db.session.scalar(
-            select(Content.published).where(Content.id == content_id)):
+            select(public()).where(Content.id == content_id)):
         raise content_not_found(content_id)  # 'Контент не доступен': missing or unpublished alike
     held = db.session.execute(
         select(func.count(), func.max(PlaylistItem.position),

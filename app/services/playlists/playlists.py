@@ -14,6 +14,7 @@ from app.extensions import db
 from app.models import Content, Playlist, PlaylistItem, Visibility
 from app.models.slugs import is_slug
 from app.services.catalogue.paging import Page, paginate
+from app.services.catalogue.publishing import public
 from app.services.errors import Invalid
 from app.services.playlists.access import Caller, active_account, may_read, playlist_not_found, readable, writable
 
@@ -101,7 +102,7 @@ def contents_counts(playlist_ids: Collection[int]) -> dict[int, int]:
     rows = db.session.execute(
         select(PlaylistItem.playlist_id, func.count())
         .join(Content, Content.id == PlaylistItem.content_id)
-        .where(PlaylistItem.playlist_id.in_(playlist_ids), Content.published)
+        .where(PlaylistItem.playlist_id.in_(playlist_ids), public())
         .group_by(PlaylistItem.playlist_id))
     return {playlist_id: count for playlist_id, count in rows}
 
