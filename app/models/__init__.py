@@ -1,5 +1,6 @@
 """Models, one module per domain. Importing this package registers every table on ``db.metadata``."""
 
+from app.models.abuse import AbuseReason, AbuseReport, AbuseStatus, AbuseTarget
 from app.models.accounts import (
     Account,
     AccountCode,
@@ -27,12 +28,17 @@ from app.models.catalogue import (
 from app.models.counters import CacheCounter
 from app.models.persons import ContentPerson, Person, PersonType
 from app.models.playlists import Playlist, PlaylistItem, Visibility
+from app.models.reviews import Review, ReviewVote
 from app.models.search import SearchDocument, SearchWord
 from app.models.site import MenuItem, PromoSlide, Redirect
 from app.models.sitemaps import SitemapFile, SitemapState
 from app.models.taxonomy import Category, ContentCategory, Genre, Tag, VoiceAuthor
 
 __all__ = [
+    "AbuseReason",
+    "AbuseReport",
+    "AbuseStatus",
+    "AbuseTarget",
     "Account",
     "AccountCode",
     "AdCreative",
@@ -64,6 +70,8 @@ __all__ = [
     "PromoSlide",
     "Redirect",
     "RefreshToken",
+    "Review",
+    "ReviewVote",
     "Role",
     "RuleKind",
     "SearchDocument",

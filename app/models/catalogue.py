@@ -115,6 +115,10 @@ class Content(db.Model):  # type: ignore[name-defined]
     imdb_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
     created_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now(), onupdate=func.now())
+    # Its visible reviews: how many, and their ratings' sum (the average is sum / count). Counters kept by
+    # app/services/reviews/totals.py, never by a form.
+    review_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    review_rating_sum: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     content_type: Mapped[ContentType] = relationship(lazy="joined")
     countries: Mapped[list[Country]] = relationship(secondary=content_countries, order_by=Country.slug)
@@ -150,6 +154,11 @@ class Content(db.Model):  # type: ignore[name-defined]
 
     def is_shown(self, at: datetime) -> bool:
         return shown(self.published, self.publish_at, self.unpublish_at, at)
+
+    @property
+    def viewer_rating(self) -> float | None:
+        """The average rating of its visible reviews, to one decimal; None without any."""
+        return round(self.review_rating_sum / self.review_count, 1) if self.review_count > 0 else None
 
     @property
     def imdb_url(self) -> str | None:
