@@ -113,6 +113,7 @@ def _revocations(app: Flask) -> RevocationList:
 
 def _register_blueprints(app: Flask) -> None:
     from app.admin import init_admin
+    from app.api.abuse import blp as abuse_api
     from app.api.access import register_token_handlers
     from app.api.accounts import blp as accounts_api
     from app.api.activity import blp as activity_api
@@ -124,6 +125,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.ops import blp as ops_api
     from app.api.playlists import blp as playlists_api
     from app.api.reference import blp as reference_api
+    from app.api.reviews import blp as reviews_api
     from app.api.search import blp as search_api
     from app.api.seo import blp as seo_api
     from app.api.sessions import blp as sessions_api
@@ -151,6 +153,8 @@ def _register_blueprints(app: Flask) -> None:
     api.register_blueprint(search_api)
     api.register_blueprint(activity_api)
     api.register_blueprint(playlists_api)
+    api.register_blueprint(reviews_api)
+    api.register_blueprint(abuse_api)
     api.register_blueprint(devices_api)
     api.register_blueprint(ops_api)
     api.register_blueprint(accounts_api)

@@ -170,6 +170,12 @@ class Settings:
     RATE_LIMIT_PLAYLIST_WRITES: str = "120 per minute"
     PLAYLIST_MAX_PER_ACCOUNT: int = 100
     PLAYLIST_MAX_CONTENTS: int = 500
+    # A viewer's reviews (create, change, delete together), votes on reviews, and abuse reports, per account (abuse
+    # reports: per account or device identity, and per address too): plenty for a person, little for a script.
+    RATE_LIMIT_REVIEW_WRITES: str = "10 per minute; 60 per day"
+    RATE_LIMIT_REVIEW_VOTES: str = "60 per minute; 1000 per day"
+    RATE_LIMIT_ABUSE_REPORTS: str = "10 per minute; 50 per day"
+    RATE_LIMIT_ABUSE_IP: str = "30 per minute; 300 per day"
     # The counters' namespace in Redis: deployments (or test runs) sharing one Redis keep apart by it.
     RATE_LIMIT_KEY_PREFIX: str = "player-limits"
     # Accounts (app/services/accounts/accounts.py, sessions.py): how long an access token lasts (minutes; its cookie

@@ -9,6 +9,10 @@ The catalogue's expensive reads (the lists with filters, search, a type's facets
 address, ``limited_catalogue_read``. It is checked when the view runs, so a request the shared-response store answers
 (app/http/shared.py, before any view) is not counted: only the ones that cost a query are.
 
+A viewer's own writes about others (reviews, votes, abuse reports) are counted per viewer (the account; an anonymous
+reporter's device identity), and abuse reports per address too (device identities are cheap to ask for); each
+answers 429 with its own Russian message.
+
 The authenticator's limits (sign-in, sign-up, restore, refresh: the API's and the admin's sign-in alike) are shared:
 ``limited_per_ip`` and ``limited_per_account`` count before the view runs, so before any password is hashed."""
 
@@ -58,6 +62,18 @@ limited_per_account = limiter.shared_limit(configured("RATE_LIMIT_AUTH_ACCOUNT")
                                            key_func=by_account)
 limited_catalogue_read = limiter.shared_limit(configured("RATE_LIMIT_CATALOGUE_READS"), scope="catalogue-reads",
                                               key_func=by_ip)
+limited_review_writes = limiter.shared_limit(
+    configured("RATE_LIMIT_REVIEW_WRITES"), scope="review-writes", key_func=by_viewer,
+    error_message="Слишком много изменений рецензий: попробуйте позже")
+limited_review_votes = limiter.shared_limit(
+    configured("RATE_LIMIT_REVIEW_VOTES"), scope="review-votes", key_func=by_viewer,
+    error_message="Слишком много голосов подряд: попробуйте позже")
+limited_abuse_reports = limiter.shared_limit(
+    configured("RATE_LIMIT_ABUSE_REPORTS"), scope="abuse-reports", key_func=by_viewer,
+    error_message="Слишком много жалоб: попробуйте позже")
+limited_abuse_per_ip = limiter.shared_limit(
+    configured("RATE_LIMIT_ABUSE_IP"), scope="abuse-ip", key_func=by_ip,
+    error_message="Слишком много жалоб с этого адреса: попробуйте позже")
 
 
 def retry_after_as_answered(response: Response, own: str | None) -> Response:

@@ -15,6 +15,26 @@ class LabelSchema(Schema):
     title = fields.Str(required=True, metadata={"example": "Драма"})
 
 
+class ReviewTotalsSchema(Schema):
+    """A content's visible reviews: how many, and their average rating (null without any). The shared answers that
+    carry it are kept a few minutes (docs/caching.md); the content's reviews list itself is current."""
+
+    count = fields.Int(required=True, attribute="review_count", metadata={"example": 12})
+    averageRating = fields.Float(required=True, allow_none=True, attribute="viewer_rating",
+                                 metadata={"description": "1 to 10, to one decimal", "example": 7.8})
+
+
+class OfTheContent(fields.Nested):
+    """A nested schema dumped from the content itself (its own columns grouped under one name)."""
+
+    def get_value(self, obj: Any, attr: str, accessor: Any = None, default: Any = None) -> Any:
+        return obj
+
+
+def review_totals() -> fields.Field:
+    return OfTheContent(ReviewTotalsSchema, required=True, metadata={"example": {"count": 12, "averageRating": 7.8}})
+
+
 class ContentCardSchema(Schema):
     id = fields.Int(required=True, metadata={"example": 2})
     slug = fields.Str(required=True, metadata={"example": "tikhaya-gavan"})
@@ -31,6 +51,7 @@ class ContentCardSchema(Schema):
         {"slug": "detective", "title": "Детектив"}, {"slug": "drama", "title": "Драма"}]})
     rating = fields.Method("dump_rating", required=True, metadata={"example": {
         "kinopoisk": {"value": 8.2}, "imdb": {"value": 7.9, "url": "https://www.imdb.com/title/tt0000002/"}}})
+    reviews = review_totals()
 
     def dump_rating(self, content: Any) -> dict[str, Any]:
         return {"kinopoisk": {"value": content.kinopoisk_rating},

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
-from app.schemas.cards import LabelSchema
+from app.schemas.cards import LabelSchema, review_totals
 from app.schemas.common import Id, Slug, Text
 from app.schemas.paging import PageQuerySchema
 
@@ -88,6 +88,7 @@ class ContentDetailsSchema(Schema):
                            metadata={"example": 12, "description": "0, 6, 12, 16 or 18 (years)"})
     updatedAt = fields.AwareDateTime(attribute="updated_at", format="iso", required=True,
                                      metadata={"example": "2026-11-25T17:00:00+00:00"})
+    reviews = review_totals()
     genres = fields.List(fields.Nested(LabelSchema), required=True, metadata={"example": [
         {"slug": "adventure", "title": "Приключения"}, {"slug": "drama", "title": "Драма"}]})
     tags = fields.List(fields.Nested(LabelSchema), required=True,

@@ -54,6 +54,7 @@ FILM_DETAILS = {
         {"type": {"slug": "actor", "title": "Актёр"},
          "persons": [{"id": 2, "slug": "ivan-petrov", "name": "Иван Петров", "character": "Отец"}]},
     ],
+    "reviews": {"count": 0, "averageRating": None},  # viewers' reviews: tests/api/test_reviews_api.py
 }
 
 
@@ -307,7 +308,7 @@ def test_most_relevant_pages_are_cards_without_overlap_and_exclude_unpublished(a
     ids = [item["id"] for page in pages for item in page["items"]]
     assert sorted(ids) == [1, 2, 4, 5] and pages[0]["total"] == 4 and pages[2]["items"] == []
     assert set(pages[0]["items"][0]) == {"id", "slug", "title", "originalTitle", "year", "posterUrl", "contentType",
-                                         "hasMultipleEpisodes", "ageRating", "genres", "rating"}
+                                         "hasMultipleEpisodes", "ageRating", "genres", "rating", "reviews"}
     assert pages[0]["page"] == 1 and pages[0]["pageSize"] == 2
 
 

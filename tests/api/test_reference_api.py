@@ -254,7 +254,7 @@ def test_a_persons_contents_newest_first_with_their_parts(app, client, demo_cata
     assert road["parts"] == [{"type": ACTOR, "character": "Отец"}]
     assert harbour["slug"] == "tikhaya-gavan" and harbour["contentType"] == {"slug": "series", "title": "Сериал"}
     assert {"id", "slug", "title", "originalTitle", "year", "posterUrl", "contentType", "hasMultipleEpisodes",
-            "ageRating", "genres", "rating", "parts"} == set(harbour)
+            "ageRating", "genres", "rating", "reviews", "parts"} == set(harbour)
 
 
 def test_every_part_of_the_person_in_one_content_in_credits_order(app, client, demo_catalogue):

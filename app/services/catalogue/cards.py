@@ -15,7 +15,7 @@ from app.models import Content
 
 CARD_COLUMNS = (Content.id, Content.slug, Content.title, Content.original_title, Content.year, Content.poster_url,
                 Content.content_type_id, Content.has_multiple_episodes, Content.age_rating, Content.kinopoisk_rating,
-                Content.imdb_rating, Content.imdb_id)
+                Content.imdb_rating, Content.imdb_id, Content.review_count, Content.review_rating_sum)
 CARD_OPTIONS = (load_only(*CARD_COLUMNS), joinedload(Content.content_type), selectinload(Content.genres))
 
 

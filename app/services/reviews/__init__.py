@@ -1,0 +1,1 @@
+"""Reviews of contents, their votes, and their moderation (app/models/reviews.py)."""
