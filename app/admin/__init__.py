@@ -27,11 +27,13 @@ from app.admin.catalogue import (
     PersonTypeView,
     PersonView,
 )
+from app.admin.moderation import AbuseQueueView, AbuseReportView, ReviewView
 from app.admin.operations import OperationsView
 from app.admin.playlists import EditorialPlaylistView
 from app.admin.site import MenuItemView, PromoSlideView, RedirectView
 from app.extensions import db
 from app.models import (
+    AbuseReport,
     Account,
     AdCreative,
     AdPlacement,
@@ -50,6 +52,7 @@ from app.models import (
     Playlist,
     PromoSlide,
     Redirect,
+    Review,
     Tag,
     VoiceAuthor,
 )
@@ -61,6 +64,7 @@ LABELS = "Справочники"
 SITE = "Сайт"
 ADS = "Реклама"
 MANAGEMENT = "Управление"
+MODERATION = "Модерация"
 
 
 class IndexView(access.Guarded, AdminIndexView):
@@ -114,6 +118,9 @@ def init_admin(app: Flask) -> Admin:
         AdCreativeView(AdCreative, session, name="Ролики", category=ADS, endpoint="ad_creative"),
         AdPlacementView(AdPlacement, session, name="Размещения", category=ADS, endpoint="ad_placement"),
         AdTrackingHitView(AdTrackingHit, session, name="События показов", category=ADS, endpoint="ad_hit"),
+        AbuseQueueView(AbuseReport, session, name="Жалобы: очередь", category=MODERATION, endpoint="abuse_queue"),
+        AbuseReportView(AbuseReport, session, name="Жалобы: все", category=MODERATION, endpoint="abuse_report"),
+        ReviewView(Review, session, name="Рецензии", category=MODERATION, endpoint="review"),
         AccountView(Account, session, name="Учётные записи", category=MANAGEMENT, endpoint="account"),
         AuditView(AuditEntry, session, name="Журнал изменений", category=MANAGEMENT, endpoint="audit"),
         OperationsView(name="Обслуживание", category=MANAGEMENT, endpoint="operations", url="/admin/operations"),

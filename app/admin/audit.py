@@ -3,7 +3,8 @@ its own transaction, and a commit that changed anything makes every cached read 
 (app/caching.py), so that the player and the API show the change at once. The trail's view lists entries, and one
 object's history; it has no create, edit or delete.
 
-An editor reads only the entries of the tables editors edit (``EDITOR_TABLES``: the catalogue, the site, the ads), in
+An editor reads only the entries of the tables editors edit (``EDITOR_TABLES``: the catalogue, the site, the ads, the
+reviews and abuse reports they moderate), in
 the list, its search and filters, the details and the history pages alike; every other table's (accounts, their
 sessions, codes, subscriptions, viewing progress, and any table added later) are for administrators."""
 
@@ -36,7 +37,7 @@ EDITOR_TABLES = frozenset({
     "contents", "seasons", "episodes", "availability_rules", "content_persons", "content_categories", "content_types",
     "categories", "genres", "tags", "countries", "languages", "voice_authors", "persons", "person_types",
     "promo_slides", "menu_items", "redirects", "ad_creatives", "ad_media_files", "ad_placements", "playlists",
-    "playlist_items"})
+    "playlist_items", "reviews", "abuse_reports"})
 
 
 def readable(object_type: str) -> bool:

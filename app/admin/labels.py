@@ -22,7 +22,9 @@ FIELDS = {
     "to_path": "Новый адрес", "status": "Код ответа", "person": "Персона", "person_type": "Роль в фильме",
     "character": "Персонаж", "category": "Категория", "category_links": "Категории", "categories": "Категории",
     "persons": "Участники", "password_hash": "Пароль", "visibility": "Кто видит", "items": "Фильмы и сериалы",
-    "account_id": "Учётная запись", "playlist_id": "Подборка", "added_at": "Добавлен",
+    "account_id": "Учётная запись", "playlist_id": "Подборка", "added_at": "Добавлен", "rating": "Оценка",
+    "text": "Текст", "hidden_at": "Скрыта", "edited_at": "Изменена автором", "note": "Заметка редактора",
+    "handled_at": "Рассмотрена", "handled_by_id": "Кем рассмотрена",
 }
 
 # The tables the audit trail names, as editors call what they hold.
@@ -34,5 +36,5 @@ TABLES = {
     "person_types": "Роль персон", "content_persons": "Участие в фильме", "promo_slides": "Промо-слайд",
     "menu_items": "Пункт меню", "redirects": "Перенаправление", "accounts": "Учётная запись",
     "ad_creatives": "Рекламный ролик", "ad_media_files": "Файл ролика", "ad_placements": "Размещение рекламы",
-    "playlists": "Подборка", "playlist_items": "Место в подборке",
+    "playlists": "Подборка", "playlist_items": "Место в подборке", "reviews": "Рецензия", "abuse_reports": "Жалоба",
 }
