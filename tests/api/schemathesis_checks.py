@@ -2,9 +2,10 @@
 status, header, content type or body the document does not declare, valid input accepted and invalid refused. The
 viewer calls get a device identity the service issued; the demo catalogue and ads are there to be found.
 
-The operations are checked in four test files that together take every one of them (a part each, so that the
+The operations are checked in five test files that together take every one of them (a part each, so that the
 test processes share the work): test_schemathesis_lists.py, test_schemathesis_accounts.py,
-test_schemathesis_playlists.py and test_schemathesis_catalogue.py (everything the others do not take)."""
+test_schemathesis_playlists.py, test_schemathesis_reviews.py and test_schemathesis_catalogue.py (everything the others
+do not take)."""
 
 from __future__ import annotations
 
@@ -28,12 +29,14 @@ EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40"))
 # Calls whose schema-valid input may still break a rule no schema can state: a mailed code that is wrong (any six
 # digits are well-formed), a new password on the common list, an old password that does not match, a plan the
 # configuration (SUBSCRIPTION_PLANS) does not offer, years from after years to, a time beyond the episode's length
-# (the documented examples name a real episode). Their 422 is documented; elsewhere
+# (the documented examples name a real episode), a review's text of spaces only, a second review of one content, a vote
+# on one's own review, a reason that does not fit its target. Their 422 (409, 403) is documented; elsewhere
 # valid input must be accepted (3xx: a GET answers If-None-Match: * with 304).
 RULE_CHECKED = (r"^/(signup|signup/complete|user/password/(restore|change)|administration/new-user|subscription"
                 r"|contents|v2/contents/search|(v2/)?types/\{type\}/categories/\{slug\}/contents"
                 r"|contents/\{content_id\}/episodes/\{episode_id\}/time-progress"
-                r"|playlists/new|(v2/)?playlists/\{playlist_id\}/contents(/\{content_id\})?)$")
+                r"|playlists/new|(v2/)?playlists/\{playlist_id\}/contents(/\{content_id\})?"
+                r"|v2/contents/\{content_id\}/reviews(/create|/\{review_id\}(/vote)?)?|abuse/new)$")
 CONFIG = SchemathesisConfig.from_dict({"operations": [{
     "include-path-regex": RULE_CHECKED,
     "checks": {"positive_data_acceptance": {
@@ -46,6 +49,8 @@ def api_schema(app: Flask, demo_catalogue: Flask) -> schemathesis.BaseSchema:
                       RATE_LIMIT_TRACKING="100000 per minute", RATE_LIMIT_SESSION_CONTEXT="100000 per minute",
                       RATE_LIMIT_AUTH_IP="100000 per minute", RATE_LIMIT_AUTH_ACCOUNT="100000 per minute",
                       RATE_LIMIT_CATALOGUE_READS="100000 per minute", RATE_LIMIT_PLAYLIST_WRITES="100000 per minute",
+                      RATE_LIMIT_REVIEW_WRITES="100000 per minute", RATE_LIMIT_REVIEW_VOTES="100000 per minute",
+                      RATE_LIMIT_ABUSE_REPORTS="100000 per minute", RATE_LIMIT_ABUSE_IP="100000 per minute",
                       PAYMENT_WEBHOOK_SECRET="the payment provider's shared secret, 32+ bytes")
     with app.app_context():
         seed_ads()
@@ -123,5 +128,6 @@ def check_operations(app: Flask, api_schema: schemathesis.BaseSchema, viewer_hea
 
 LISTS = re.compile(r"^/(v2/contents/search|contents|(v2/)?types/\{type\}/categories/\{slug\}/contents)$")
 PLAYLISTS = re.compile(r"^/(v2/)?playlists")
+REVIEWS = re.compile(r"^/(v2/contents/\{content_id\}/reviews|abuse/)")
 ACCOUNTS = re.compile(r"^/(user/|signup|authentication|administration/|subscription|caches|debug/|session-context"
                       r"|contents/\{content_id\}/episodes/)")
