@@ -123,6 +123,15 @@ def test_a_reporter_is_needed(client, demo_catalogue, review):
                  "viewer_unknown")
 
 
+def test_a_token_that_does_not_hold_is_refused_never_filed_as_the_device(client, demo_catalogue, viewer_headers,
+                                                                         clock):
+    reader = signed_in(demo_catalogue, client, "late@example.com")
+    clock.shift(16 * 60)  # past the access token's 15 minutes
+    body = {"target": "content", "targetId": FILM, "reason": "broken"}
+    assert_error(client.post("/abuse/new", json=body, headers={**reader, **viewer_headers()}), 401, "token_expired")
+    assert reports(demo_catalogue) == []
+
+
 def test_reports_are_rate_limited_per_viewer_and_per_address(client, demo_catalogue, viewer_headers):
     demo_catalogue.config.update(RATE_LIMIT_ABUSE_REPORTS="2 per minute", RATE_LIMIT_ABUSE_IP="3 per minute")
     device = viewer_headers()
