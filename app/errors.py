@@ -85,7 +85,7 @@ def _json_error(error: HTTPException) -> tuple[dict[str, Any], int, dict[str, st
         message = error.description or error.name
         if isinstance(details, dict):
             names = sorted({str(name) for fields in details.values() if isinstance(fields, dict) for name in fields})
-            message = f"Invalid {', '.join(names)}" if names else message
+            message = f"Неверные данные в полях: {', '.join(names)}" if names else message
         body = error_body(status, _CODES.get(status, f"http_{status}"), message, details)
     headers = dict(error.get_headers()) if status in (405, 429) else {}
     headers.pop("Content-Type", None)
