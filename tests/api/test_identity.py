@@ -63,11 +63,12 @@ def test_only_a_fingerprint_is_taken_to_issue_an_identity(client, fingerprint):
 @pytest.mark.filterwarnings("ignore::jwt.warnings.InsecureKeyLengthWarning")  # the old key was that short
 @pytest.mark.parametrize("key", ["dev-only-secret-do-not-deploy", "another-key-0123456789-0123456789"])
 def test_a_bearer_token_signed_with_any_other_key_is_refused(client, demo_catalogue, key):
-    """The old development key was a public string: a token signed with it wrote progress as user:42."""
+    """The old development key was a public string: a token signed with it wrote progress as user:42. Now it is
+    refused for what it is (never taken for no token, nor for the device beside it)."""
     forged = jwt.encode({"sub": "42", "type": "access", "fresh": False}, key, algorithm="HS256")
     headers = {"Authorization": f"Bearer {forged}"}
     assert_error(client.post(f"{SERIES_EPISODE}/time-progress", json={"time": 5}, headers=headers), 401,
-                 "viewer_unknown")
+                 "invalid_token")
 
 
 def test_progress_beyond_the_episodes_length_is_refused(app, client, demo_catalogue, viewer_headers):
