@@ -64,6 +64,7 @@ class AdCreativeView(EditorModelView):
         # the column is NOT NULL, so Flask-Admin adds InputRequired (and its asterisk) after our Optional: the
         # length may come from the file instead
         form.duration.validators = [v for v in form.duration.validators if not isinstance(v, InputRequired)]
+        form.duration.flags.required = False  # its flag, set by InputRequired, would make the page require it
         return super().shape_form(form)
 
     def on_model_change(self, form: Any, model: AdCreative, is_created: bool) -> None:

@@ -20,18 +20,21 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import current_app, flash, g, redirect, request, url_for
+from flask import current_app, flash, g, redirect, request, session, url_for
 from flask_admin import expose
+from flask_admin.babel import gettext
 from flask_admin.contrib.sqla import ModelView
 from flask_admin.helpers import get_redirect_target
 from flask_admin.model import typefmt
 from flask_admin.model.template import LinkRowAction
 from sqlalchemy import Integer, inspect
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from wtforms.csrf.session import SessionCSRF
 
 from app.admin.access import Guarded
-from app.admin.forms import EditorForm, has_control_character
+from app.admin.forms import FORM_LIFETIME, EditorForm, has_control_character
 from app.admin.labels import FIELDS
+from app.admin.numbers import NumberConverter
 from app.models.ids import storable_id
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,12 @@ SHOWN_ZONE = ZoneInfo("Europe/Moscow")
 SAVE_FAILED = "Не удалось сохранить: база данных недоступна. Введённое сохранено в форме, попробуйте ещё раз."
 FILTER_IGNORED = "Фильтр «{name}»: значение «{value}» не подходит, он не применён."
 NO_SUCH_ROWS = "Среди выбранных есть записи, которых нет: обновите список и выберите снова."
+FORM_EXPIRED = ("Форма была открыта дольше {minutes} минут, и её защитный код устарел: ничего не сохранено. Всё "
+                "введённое осталось на странице: проверьте и отправьте её ещё раз.")
+FORM_UNCHECKED = ("Форма пришла без действующего защитного кода (например, открыта до входа в редакцию): ничего не "
+                  "сохранено. Всё введённое осталось на странице: проверьте и отправьте её ещё раз.")
+FILES_AGAIN = " Файлы выберите заново: браузер не отправляет их повторно."
+FAILED = frozenset({"Failed to create record.", "Failed to save record."})  # Flask-Admin's, said after ours
 MAX_PAGE = 100_000  # past every list's last page (5 million rows), and an OFFSET every database takes
 _DIGITS = re.compile(r"[0-9]{1,10}")
 _NOT_IN_URL = re.compile(r"[^a-z0-9]+")
@@ -48,6 +57,15 @@ _NOT_IN_URL = re.compile(r"[^a-z0-9]+")
 def moment(_view: Any, value: datetime, _name: str) -> str:
     """A time as editors read it: Moscow's, to the minute."""
     return value.astimezone(SHOWN_ZONE).strftime("%d.%m.%Y %H:%M")
+
+
+def _expired(token: Any) -> bool:
+    """Whether a SessionCSRF token (its time, then "##" and its signature) has run out."""
+    stamp = str(token or "").split("##", 1)[0]
+    try:
+        return datetime.strptime(stamp, SessionCSRF.TIME_FORMAT) < datetime.now()
+    except ValueError:
+        return False
 
 
 def history_url(_action: Any, row_id: Any, row: Any) -> str:
@@ -188,6 +206,7 @@ def _filter_reads(flt: Any, value: str) -> bool:
 
 class EditorModelView(Guarded, ListGuards, ModelView):
     form_base_class = EditorForm
+    model_form_converter = NumberConverter  # every number typed read on the server, in range (app/admin/numbers.py)
     page_size = 50
     can_set_page_size = True  # the list's own choice, kept in the address (issue 31)
     page_size_options = (20, 50, 100, 200)
@@ -232,6 +251,29 @@ class EditorModelView(Guarded, ListGuards, ModelView):
         if isinstance(answer, tuple) and answer[1] == 500:
             return answer[0], 422
         return answer
+
+    def validate_form(self, form: Any) -> bool:
+        """Flask-Admin's, but a form whose CSRF token expired (open over ``csrf_time_limit``) or is missing says so
+        plainly (issue 31, defect 6), once, instead of "correct the fields marked in red" with none marked; the form
+        comes back with everything typed and a fresh token (wtforms makes one for each form drawn)."""
+        valid = bool(super().validate_form(form))
+        token = getattr(form, "csrf_token", None)
+        if not valid and token is not None and token.errors:
+            token.errors = []  # said above the form, not under a hidden field (nor by a bulk action's message)
+            limit = getattr(form.meta, "csrf_time_limit", FORM_LIFETIME)
+            said = FORM_EXPIRED.format(minutes=int(limit.total_seconds() // 60)) if _expired(token.data) \
+                else FORM_UNCHECKED
+            if any(upload.filename for upload in request.files.values()):
+                said += FILES_AGAIN
+            flash(said, "error")
+            g.admin_form_refused = True
+        return valid
+
+    def render(self, template: str, **kwargs: Any) -> Any:
+        if g.pop("admin_form_refused", False):  # Flask-Admin's "correct the fields" has nothing to point at
+            failed = {gettext(message) for message in FAILED}
+            session["_flashes"] = [kept for kept in session.get("_flashes", []) if kept[1] not in failed]
+        return super().render(template, **kwargs)
 
     def handle_view_exception(self, exc: Exception) -> bool:
         if isinstance(exc, IntegrityError):

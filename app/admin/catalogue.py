@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import abort, current_app, flash, request, url_for
 from flask_admin import expose
-from flask_admin.contrib.sqla.form import AdminModelConverter, InlineModelConverter
+from flask_admin.contrib.sqla.form import InlineModelConverter
 from flask_admin.model.form import InlineFormAdmin
 from flask_admin.model.template import LinkRowAction
 from sqlalchemy import inspect, select
@@ -50,6 +50,13 @@ RULE_KINDS = [(RuleKind.ALLOW_COUNTRY.value, "Показывать только 
 VERDICTS = {Verdict.AVAILABLE: "Будет показан.",
             Verdict.BLOCKED_COUNTRY: "Не будет показан: в этой стране показ закрыт.",
             Verdict.BLOCKED_DOMAIN: "Не будет показан: на этом сайте показ закрыт."}
+
+
+def _age_rating(value: object) -> int | None:
+    """A choice's value as stored: 0+ is 0, never "none" (0 is a mark, defect 1 of issue 31)."""
+    return None if value in ("", None) else int(str(value))
+
+
 EPISODE_COLUMNS = ("order", "title", "duration", "master_file_path", "poster_path", "description")
 
 
@@ -95,7 +102,7 @@ class SeasonInline(InlineFormAdmin):
         self.view = view
 
     def postprocess_form(self, form_class: Any) -> Any:
-        converter = InlineModelConverter(db, self.view, AdminModelConverter)
+        converter = InlineModelConverter(db, self.view, self.view.model_form_converter)
         return converter.contribute(Season, form_class, EpisodeInline(Episode))
 
 
@@ -151,7 +158,7 @@ class ContentView(PreviewViews, BulkActions, IdentifyActions, FilterBar, EditorM
                     "tags", "voice_authors", "languages", "subtitles", "kinopoisk_id", "kinopoisk_rating", "imdb_id",
                     "imdb_rating", "seasons", "loose_episodes", "availability_rules", "persons", "categories")
     form_overrides = {"age_rating": SelectField, "publish_at": MoscowDateTime, "unpublish_at": MoscowDateTime}
-    form_args = {"age_rating": {"choices": AGE_RATINGS, "coerce": lambda value: int(value) if value else None},
+    form_args = {"age_rating": {"choices": AGE_RATINGS, "coerce": _age_rating},
                  "published": {"description": SCHEDULE_DESCRIPTIONS["published"]},
                  "publish_at": {"label": "Опубликовать в", "description": SCHEDULE_DESCRIPTIONS["publish_at"]},
                  "unpublish_at": {"label": "Снять с публикации в",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Iterator
+from datetime import timedelta
 from typing import Any
 
 from flask_admin.form import SecureForm
@@ -23,6 +24,7 @@ from app.services.editorial.addresses import address_problem
 
 CONTROL_REFUSED = "Уберите служебный (управляющий) символ: такой текст не сохранить."
 MULTI_LINE = frozenset("\t\n\r")
+FORM_LIFETIME = timedelta(minutes=30)
 
 
 def _leaves(fields: Iterable[Field]) -> Iterator[Field]:
@@ -57,6 +59,9 @@ def _refuse(field: Field) -> None:
 
 
 class EditorForm(SecureForm):
+    class Meta:
+        csrf_time_limit = FORM_LIFETIME  # wtforms' default, said here: a form open longer is refused (base.py says why)
+
     def validate(self, extra_validators: Any = None) -> bool:
         for field in _leaves(self):
             if _received_control_character(field):
