@@ -58,6 +58,16 @@ def record_flush(session: Session, actor: Actor) -> int:
     return len(rows)
 
 
+def record_made(session: Session, actor: Actor, obj: Any) -> None:
+    """Records the creation of ``obj``, a row a service inserted by a statement of its own (so that no flush saw it
+    new: an account an administrator makes, app/services/accounts/accounts.py ``create_account``), as loaded."""
+    state = inspect(obj)
+    session.connection().execute(insert(AuditEntry), [{
+        "at": now(), "account_id": actor.account_id, "account_label": actor.label, "action": AuditAction.CREATE,
+        "object_type": state.mapper.persist_selectable.name, "object_id": _identity(state), "object_label": _label(obj),
+        "changes": _changes(state, AuditAction.CREATE)}])
+
+
 def _changes(state: InstanceState[Any], action: AuditAction) -> dict[str, list[Any]]:
     """{field: [before, after]}: what an update changed; a create's (before null) and a delete's (after null) fields
     as loaded (nothing is loaded for it: a flush must not query)."""
