@@ -28,6 +28,7 @@ from app.admin.catalogue import (
     PersonView,
 )
 from app.admin.moderation import AbuseQueueView, AbuseReportView, ReviewView
+from app.admin.moments import shown
 from app.admin.operations import OperationsView
 from app.admin.playlists import EditorialPlaylistView
 from app.admin.site import MenuItemView, PromoSlideView, RedirectView
@@ -128,6 +129,6 @@ def init_admin(app: Flask) -> Admin:
     ):
         admin.add_view(view)
     app.jinja_env.globals.update(admin_signed_in=access.signed_in, admin_sign_out_form=access.sign_out_form,
-                                 admin_role_label=role_label)
+                                 admin_role_label=role_label, admin_time=shown)
     audit.listen()
     return admin

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import current_app, flash, g
 from flask_admin.actions import action
-from flask_admin.contrib.sqla.filters import DateTimeBetweenFilter, FilterEmpty
+from flask_admin.contrib.sqla.filters import FilterEmpty
 from flask_admin.helpers import get_form_data
 from marshmallow import ValidationError as NotAnEmail
 from marshmallow.validate import Email
@@ -26,6 +26,7 @@ from wtforms.validators import DataRequired, EqualTo, Length
 from app.admin.access import signed_in
 from app.admin.base import EditorModelView
 from app.admin.forms import EditorForm
+from app.admin.moments import MoscowBetweenFilter
 from app.extensions import db
 from app.models import Account, Role
 from app.models.accounts import MAX_EMAIL, MAX_NAME, PASSWORD_MAX_LENGTH
@@ -71,10 +72,11 @@ class AccountView(EditorModelView):
     column_list = ("name", "email", "role", "confirmed_at", "blocked_at", "created_at")
     column_searchable_list = ("email", "name")
     column_filters = ("role", FilterEmpty(Account.blocked_at, "Дата блокировки"),
-                      DateTimeBetweenFilter(Account.created_at, "Создан"))
+                      MoscowBetweenFilter(Account.created_at, "Создан"))
     column_sortable_list = ("name", "email", "role", "created_at", "blocked_at")
     column_default_sort = ("created_at", True)
     column_formatters = {"role": lambda _v, _c, account, _n: role_label(account.role)}
+    column_choices = {"role": [(role.value, label) for role, label in ROLE_LABELS.items()]}  # the filter's words
     form_columns = ("name", "role")
     form_overrides = {"role": SelectField}
     form_args = {"role": {"choices": [(role.value, label) for role, label in ROLE_LABELS.items()], "coerce": Role}}

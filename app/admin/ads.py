@@ -26,8 +26,7 @@ from app.services.ads import vast
 from app.services.ads.placements import creative_for_vast
 from app.services.editorial.media_files import check_video, store_video
 
-POSITIONS = [(AdPosition.PREROLL.value, "Перед фильмом (pre-roll)"),
-             (AdPosition.MIDROLL.value, "В середине (mid-roll)")]
+POSITIONS = [(AdPosition.PREROLL.value, "Перед фильмом"), (AdPosition.MIDROLL.value, "В середине фильма")]
 AD_FIELDS = {
     "advertiser": "Рекламодатель", "duration": "Длительность, с",
     "skip_offset": "Пропуск через (ЧЧ:ММ:СС или n%; пусто: без пропуска)", "click_through_url": "Ссылка по клику",
@@ -96,7 +95,7 @@ class AdPlacementView(EditorModelView):
     column_sortable_list = ("position", "order", "enabled")
     column_default_sort = [("position", False), ("order", False)]
     column_labels = {**AD_FIELDS, "position": "Место", "order": "Порядок", "content": "Только для тайтла"}
-    column_formatters = {"position": lambda _v, _c, row, _n: dict(POSITIONS).get(row.position.value)}
+    column_choices = {"position": POSITIONS}  # the list's and the filter's words, never "preroll"
     form_columns = ("title", "position", "order", "enabled", "creative", "vast_url", "wrapper_depth", "content",
                     "content_type")
     form_overrides = {"position": SelectField}

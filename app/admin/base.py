@@ -18,7 +18,6 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import current_app, flash, g, redirect, request, session, url_for
 from flask_admin import expose
@@ -27,19 +26,20 @@ from flask_admin.contrib.sqla import ModelView
 from flask_admin.helpers import get_redirect_target
 from flask_admin.model import typefmt
 from flask_admin.model.template import LinkRowAction
+from markupsafe import Markup
 from sqlalchemy import Integer, inspect
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from wtforms.csrf.session import SessionCSRF
 
 from app.admin.access import Guarded
 from app.admin.forms import FORM_LIFETIME, EditorForm, has_control_character
-from app.admin.labels import FIELDS
-from app.admin.numbers import NumberConverter
+from app.admin.labels import FIELDS, TABLES
+from app.admin.moments import shown
+from app.admin.numbers import EditorConverter
 from app.models.ids import storable_id
 
 log = logging.getLogger(__name__)
 TAKEN = re.compile(r"(?:UNIQUE constraint failed: [\w.]+?\.(\w+)|unique constraint \"uq_\w+?_(\w+)\")")
-SHOWN_ZONE = ZoneInfo("Europe/Moscow")
 SAVE_FAILED = "Не удалось сохранить: база данных недоступна. Введённое сохранено в форме, попробуйте ещё раз."
 FILTER_IGNORED = "Фильтр «{name}»: значение «{value}» не подходит, он не применён."
 NO_SUCH_ROWS = "Среди выбранных есть записи, которых нет: обновите список и выберите снова."
@@ -56,7 +56,22 @@ _NOT_IN_URL = re.compile(r"[^a-z0-9]+")
 
 def moment(_view: Any, value: datetime, _name: str) -> str:
     """A time as editors read it: Moscow's, to the minute."""
-    return value.astimezone(SHOWN_ZONE).strftime("%d.%m.%Y %H:%M")
+    return shown(value)
+
+
+def yes_no(_view: Any, value: Any, _name: str) -> Markup:
+    """A boolean in a list, as a sign with its Russian word for whoever cannot see it (Flask-Admin's title says
+    "main_mart: false")."""
+    word, sign = ("Да", "fa-check-circle text-success") if value else ("Нет", "fa-minus-circle text-muted")
+    return Markup('<span class="fa {}" aria-hidden="true" title="{}"></span><span class="sr-only">{}</span>').format(
+        sign, word, word)
+
+
+def russian_name(view: Any, name: str) -> str:
+    """A field's or a table's name as editors call it (a filter on a related table's column reads "Тип / Название",
+    never "Content Types / Title")."""
+    labels = getattr(view, "column_labels", None) or {}
+    return labels.get(name) or FIELDS.get(name) or TABLES.get(name) or name.replace("_", " ").capitalize()
 
 
 def _expired(token: Any) -> bool:
@@ -206,20 +221,23 @@ def _filter_reads(flt: Any, value: str) -> bool:
 
 class EditorModelView(Guarded, ListGuards, ModelView):
     form_base_class = EditorForm
-    model_form_converter = NumberConverter  # every number typed read on the server, in range (app/admin/numbers.py)
+    model_form_converter = EditorConverter  # every number typed read on the server, in range (app/admin/numbers.py)
     page_size = 50
     can_set_page_size = True  # the list's own choice, kept in the address (issue 31)
     page_size_options = (20, 50, 100, 200)
     can_view_details = False
     column_display_pk = False
     named_filter_urls = True
-    column_type_formatters = {**typefmt.BASE_FORMATTERS, datetime: moment}
+    column_type_formatters = {**typefmt.BASE_FORMATTERS, datetime: moment, bool: yes_no}
     column_extra_row_actions = [LinkRowAction("fa fa-history", history_url,
                                               title="История изменений")]
 
     # Upload fields and the configuration key of their limit in bytes: the page refuses a larger file before sending it
     # (templates/admin/editorial_base.html reads data-max-bytes); the view checks again with upload_limit().
     file_limits: dict[str, str] = {}
+
+    def get_column_name(self, field: str) -> str:
+        return russian_name(self, field)
 
     def upload_limit(self, field: str) -> int:
         return int(current_app.config[self.file_limits[field]])

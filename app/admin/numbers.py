@@ -5,7 +5,7 @@ Russian, with its range, and the form keeps what was typed when it is refused.
 Whole numbers are ASCII digits (Python's int() would take "٢٠٢٤" and "2_024"); a decimal takes a comma or a point
 ("7,5" and "7.5" are 7.5). Each column's range is in ``RANGES`` (a year 1888 to next year, a rating 0 to 10, an order
 or a duration from 1, a position from 0); a column not named there is 0 to 2³¹−1, what every database's integer
-holds. ``NumberConverter`` (every model view's form converter, app/admin/base.py, and so every inline form's) gives
+holds. ``EditorConverter`` (every model view's form converter, app/admin/base.py, and so every inline form's) gives
 each Integer and Numeric column these fields."""
 
 from __future__ import annotations
@@ -15,12 +15,14 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from flask_admin.contrib.sqla.fields import QuerySelectField
 from flask_admin.contrib.sqla.form import AdminModelConverter
 from flask_admin.model.form import converts
 from wtforms import Field, Form, ValidationError
 from wtforms.fields import DecimalField, IntegerField
 from wtforms.widgets import TextInput
 
+from app.admin.moments import MoscowDateTimeField
 from app.clock import now
 from app.models.ids import MAX_ID
 
@@ -146,8 +148,23 @@ def _range(column: Any) -> tuple[Bound, Bound, str]:
     return RANGES.get((column.table.name, column.name), DEFAULT_RANGE)
 
 
-class NumberConverter(AdminModelConverter):
-    """Flask-Admin's converter, but every Integer and Numeric column gets the fields above with its range."""
+NOTHING_CHOSEN = "— не выбрано —"
+
+
+class EditorConverter(AdminModelConverter):
+    """Flask-Admin's converter, but every Integer and Numeric column gets the fields above with its range, every time
+    is typed in Moscow time (app/admin/moments.py), and a related row's choice that may stay empty says so in Russian
+    (wtforms shows the empty choice's value, "__None")."""
+
+    @converts("app.models.moments.Moment")
+    def handle_moment(self, field_args: Any, **extra: Any) -> MoscowDateTimeField:
+        return MoscowDateTimeField(**field_args)
+
+    def _convert_relation(self, name: Any, prop: Any, property_is_association_proxy: Any, kwargs: Any) -> Any:
+        field = super()._convert_relation(name, prop, property_is_association_proxy, kwargs)
+        if getattr(field, "field_class", None) is QuerySelectField and field.kwargs.get("allow_blank"):
+            field.kwargs.setdefault("blank_text", NOTHING_CHOSEN)
+        return field
 
     @converts("Integer")
     def handle_integer_types(self, column: Any, field_args: Any, **extra: Any) -> WholeNumberField:

@@ -51,7 +51,7 @@ class AdCreative(db.Model):  # type: ignore[name-defined]
     )
 
     def __str__(self) -> str:
-        return f"{self.title} ({self.duration} s)"
+        return f"{self.title} ({self.duration} с)"
 
 
 class AdMediaFile(db.Model):  # type: ignore[name-defined]
@@ -100,7 +100,8 @@ class AdPlacement(db.Model):  # type: ignore[name-defined]
     content_type = relationship("ContentType")
 
     def __str__(self) -> str:
-        return self.title or f"{self.position.value} #{self.id}"
+        where = "Перед фильмом" if self.position is AdPosition.PREROLL else "В середине фильма"
+        return self.title or f"{where} №{self.id}"
 
 
 class AdTrackingHit(db.Model):  # type: ignore[name-defined]

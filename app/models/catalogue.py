@@ -225,6 +225,10 @@ class RuleKind(enum.StrEnum):
     BLOCK_DOMAIN = "block_domain"
 
 
+RULE_WORDS = {RuleKind.ALLOW_COUNTRY: "только в стране", RuleKind.BLOCK_COUNTRY: "не в стране",
+              RuleKind.ALLOW_DOMAIN: "только на сайте", RuleKind.BLOCK_DOMAIN: "не на сайте"}  # as the trail says it
+
+
 class AvailabilityRule(db.Model):  # type: ignore[name-defined]
     __tablename__ = "availability_rules"
     __table_args__ = (UniqueConstraint("content_id", "kind", "value"),)
@@ -239,4 +243,4 @@ class AvailabilityRule(db.Model):  # type: ignore[name-defined]
     content: Mapped[Content] = relationship(back_populates="availability_rules")
 
     def __str__(self) -> str:
-        return f"{self.kind.value}: {self.value}"
+        return f"{RULE_WORDS.get(RuleKind(self.kind), self.kind)}: {self.value}"

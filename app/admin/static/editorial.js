@@ -45,4 +45,52 @@
       input.value = '';
     }
   });
+
+  // Names for what Flask-Admin and select2 draw without one (issue 31, accessibility): a list's checkboxes say which
+  // row they choose, the row buttons' column has a header, a chosen value's "×" says what it removes. Here rather
+  // than in each list template: every list of the admin (and any list template a view brings) gets them.
+  function rowName(checkbox) {
+    var row = checkbox.closest('tr');
+    var cells = row ? row.querySelectorAll('td:not(.list-buttons-column)') : [];
+    for (var i = 0; i < cells.length; i += 1) {
+      var text = cells[i].textContent.trim();
+      if (text && !cells[i].querySelector('input[type=checkbox]')) return text.slice(0, 80);
+    }
+    return checkbox.value;
+  }
+
+  function nameThings(root) {
+    root.querySelectorAll('input.action-checkbox:not([aria-label])').forEach(function (box) {
+      box.setAttribute('aria-label', 'Выбрать: ' + rowName(box));
+    });
+    root.querySelectorAll('input.action-rowtoggle:not([aria-label])').forEach(function (box) {
+      box.setAttribute('aria-label', 'Выбрать все записи на странице');
+    });
+    root.querySelectorAll('table.model-list thead th').forEach(function (th) {
+      if (!th.textContent.trim() && !th.querySelector('input')) {
+        var hidden = document.createElement('span');
+        hidden.className = 'sr-only';
+        hidden.textContent = 'Действия';
+        th.appendChild(hidden);
+      }
+    });
+    // select2's hidden text input that takes the focus calls itself a button: a text input is a combobox at most
+    root.querySelectorAll('input.select2-focusser[role=button]').forEach(function (input) {
+      input.setAttribute('role', 'combobox');
+      input.setAttribute('aria-expanded', 'false');
+    });
+    root.querySelectorAll('.select2-search-choice-close:not([aria-label])').forEach(function (close) {
+      var chosen = close.parentNode.textContent.trim();
+      close.setAttribute('aria-label', 'Убрать «' + chosen + '»');
+      close.setAttribute('role', 'button');
+    });
+  }
+
+  function whenReady() {
+    nameThings(document);
+    new MutationObserver(function () { nameThings(document); })
+      .observe(document.body, { childList: true, subtree: true });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', whenReady);
+  else whenReady();
 })();
