@@ -10,28 +10,35 @@ sessions, codes, subscriptions, viewing progress, and any table added later) are
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from flask import abort, g, has_request_context
+from flask import abort, flash, g, has_request_context, redirect, request, url_for
 from flask_admin import expose
 from flask_admin.contrib.sqla import ModelView
-from flask_admin.contrib.sqla.filters import DateTimeBetweenFilter
 from flask_admin.model import typefmt
-from markupsafe import Markup, escape
 from sqlalchemy import ColumnElement, event, func, select, true
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.admin.access import Guarded, may
 from app.admin.base import ListGuards, moment
-from app.admin.forms import has_control_character
-from app.admin.labels import FIELDS, TABLES
+from app.admin.forms import EditorForm, has_control_character
+from app.admin.labels import TABLES
+from app.admin.moments import MoscowBetweenFilter
+from app.admin.readable import ACTIONS, LABELS, field_label
+from app.admin.readable import changes as readable_changes
 from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import AuditEntry, Role
+from app.models.ids import storable_id
 from app.services.editorial.audit import record_flush
+from app.services.editorial.revert import mapper_of, revert_change, revert_to, row_label
+from app.services.errors import DomainError
+from app.services.search.index import reindex
 
-ACTION_LABELS = {"create": "создан", "update": "изменён", "delete": "удалён"}
+ACTION_LABELS = ACTIONS
 HISTORY_LIMIT = 500
 EDITOR_TABLES = frozenset({
     "contents", "seasons", "episodes", "availability_rules", "content_persons", "content_categories", "content_types",
@@ -72,21 +79,14 @@ def listen() -> None:
         event.listen(Session, "after_commit", _committed)
 
 
-def _changes(_view: Any, _context: Any, entry: AuditEntry, _name: str) -> Markup:
-    """The fields before → after, one per line, each value escaped."""
-    lines = []
-    for field, (before, after) in sorted((entry.changes or {}).items()):
-        lines.append(Markup("<div><b>{}</b>: {} → {}</div>").format(FIELDS.get(field, field), _shown(before),
-                                                                      _shown(after)))
-    return Markup("").join(lines)
+class RevertForm(EditorForm):
+    """Only its CSRF token: a revert is a POST."""
 
 
-def _shown(value: Any) -> Markup:
-    if value is None:
-        return Markup('<span class="text-muted">—</span>')
-    if isinstance(value, list):
-        return escape(", ".join(str(item) for item in value) or "∅")
-    return escape(str(value))
+def revertable(entry: AuditEntry) -> bool:
+    """Whether this request's editor or administrator may revert ``entry``: the tables editors edit (an account is
+    changed on its own page, where its rules are: sessions end, nobody changes their own role)."""
+    return entry.object_type in EDITOR_TABLES and readable(entry.object_type)
 
 
 class AuditView(Guarded, ListGuards, ModelView):
@@ -101,13 +101,14 @@ class AuditView(Guarded, ListGuards, ModelView):
     column_list = ("at", "account_label", "action", "object_type", "object_label", "changes")
     column_details_list = column_list
     column_searchable_list = ("object_label", "account_label", "object_type")
-    column_filters = ("action", "object_type", "account_label", DateTimeBetweenFilter(AuditEntry.at, "Когда"))
+    column_filters = ("action", "object_type", "account_label", MoscowBetweenFilter(AuditEntry.at, "Когда"))
     column_labels = {"at": "Когда", "account_label": "Кто", "action": "Действие", "object_type": "Таблица",
                      "object_id": "Номер", "object_label": "Объект", "changes": "Поля: было → стало"}
-    column_formatters = {"changes": _changes,
+    column_formatters = {"changes": lambda _v, _c, entry, _n: readable_changes(entry),
                          "action": lambda _v, _c, entry, _n: ACTION_LABELS.get(entry.action.value, entry.action.value),
                          "object_type": lambda _v, _c, entry, _n: TABLES.get(entry.object_type, entry.object_type)}
     column_type_formatters = {**typefmt.BASE_FORMATTERS, datetime: moment}
+    column_choices = {"action": list(ACTION_LABELS.items()), "object_type": sorted(TABLES.items(), key=lambda p: p[1])}
     column_formatters_detail = column_formatters
     page_size = 50
 
@@ -133,5 +134,38 @@ class AuditView(Guarded, ListGuards, ModelView):
             .order_by(AuditEntry.at.desc(), AuditEntry.id.desc()).limit(HISTORY_LIMIT)))
         if not entries:
             abort(404)
+        gone = row_label(db.session(), object_type, object_id) is None if mapper_of(object_type) else True
         return self.render("admin/history.html", entries=entries, label=entries[0].object_label, moment=moment,
-                           changes=lambda entry: _changes(self, None, entry, "changes"), actions=ACTION_LABELS)
+                           changes=readable_changes, actions=ACTION_LABELS, revertable=revertable, gone=gone,
+                           form=RevertForm(), newest=entries[0].id)
+
+    @expose("/revert/<int:entry_id>", methods=("POST",))
+    def revert(self, entry_id: int) -> Any:
+        """Reverts one change (``whole`` absent) or brings its object back to right after it (``whole=1``); the
+        revert is recorded in the trail, naming the entry; a refusal changes nothing and says why."""
+        entry = db.session.get(AuditEntry, entry_id) if storable_id(entry_id) else None
+        if entry is None or not readable(entry.object_type):
+            abort(404 if entry is None else 403)
+        back = url_for(".history", object_type=entry.object_type, object_id=entry.object_id)
+        if not revertable(entry):
+            flash("Эти записи здесь не откатываются: измените их на их странице.", "error")
+            return redirect(back)
+        if not RevertForm(request.form).validate():
+            flash("Форма устарела: нажмите кнопку ещё раз.", "error")
+            return redirect(back)
+        whole = request.form.get("whole") == "1"
+        g.audit_actor = replace(g.audit_actor, note={"entry": entry.id, "whole": whole})
+        try:
+            skipped = (revert_to if whole else revert_change)(db.session(), entry, LABELS)
+        except (DomainError, IntegrityError) as refusal:
+            db.session.rollback()  # this request changed nothing else
+            flash(refusal.message if isinstance(refusal, DomainError) else
+                  "Откат противоречит другим записям (повтор или ссылка на удалённое): ничего не изменено.", "error")
+            return redirect(back)
+        if entry.object_type == "contents":
+            reindex([int(entry.object_id)])
+        said = "Возвращено к состоянию после этой записи." if whole else "Изменение откачено."
+        if skipped:
+            said += " Не откатываются здесь (у них своя история): " + ", ".join(field_label(f) for f in skipped) + "."
+        flash(said, "success")
+        return redirect(back)

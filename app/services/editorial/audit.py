@@ -22,6 +22,7 @@ from app.models import Account, AuditAction, AuditEntry
 LABEL_LENGTH = 400
 SECRET_FIELDS = frozenset({"password_hash", "code_hash"})  # recorded as changed, never with their values
 HIDDEN = "•••"
+NOTE = "__revert"  # in an entry's changes: [None, {"entry": id, "whole": bool}], the entry a revert undid (revert.py)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Actor:
 
     account_id: int
     label: str
+    note: dict[str, Any] | None = None  # what the entries of this flush say beside their fields (a revert's)
 
     @classmethod
     def of(cls, account: Account) -> Actor:
@@ -50,6 +52,8 @@ def record_flush(session: Session, actor: Actor) -> int:
             changes = _changes(inspect(obj), action)
             if action is AuditAction.UPDATE and not changes:
                 continue  # in the session's dirty set, but nothing that is stored changed
+            if actor.note is not None:
+                changes[NOTE] = [None, actor.note]
             rows.append({"at": moment, "account_id": actor.account_id, "account_label": actor.label, "action": action,
                          "object_type": inspect(obj).mapper.persist_selectable.name,
                          "object_id": _identity(inspect(obj)), "object_label": _label(obj), "changes": changes})
