@@ -15,7 +15,7 @@ from app.models import Account, AuditEntry, Role
 from tests.admin.conftest import EMAILS
 from tests.admin.helpers import field_errors, flashes, page, post_form, sign_in
 
-NEW = "Новый пароль редакции 2026"  # noqa: S105 - a test's
+NEW = "Новый пароль редакции 2026"
 
 
 def new_account(client: FlaskClient, **fields: str) -> object:

@@ -33,8 +33,8 @@ def page_of(html: str):  # type: ignore[no-untyped-def]
 
     tree = lxml.html.fromstring(html)
     for hidden in tree.xpath("//script | //style | //*[@id='filter-groups-data'] | //*[@id='active-filters-data']"
-                             " | //div[contains(@class, 'inline-field-template')] | //*[@id='actions-confirmation-data']"
-                             " | //*[@id='message-data']"):
+                             " | //div[contains(@class, 'inline-field-template')]"
+                             " | //*[@id='actions-confirmation-data'] | //*[@id='message-data']"):
         hidden.getparent().remove(hidden)
     return tree
 

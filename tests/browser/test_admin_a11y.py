@@ -29,13 +29,15 @@ RUN_AXE = """
 async () => {
   const result = await axe.run(document, { resultTypes: ['violations'] });
   return result.violations.map((v) => ({
-    id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' ' + n.html.slice(0, 160)),
+    id: v.id, impact: v.impact, help: v.help,
+    targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' ' + n.html.slice(0, 160)),
   }));
 }
 """
 WIDEST = """() => [...document.querySelectorAll('body *')]
     .filter((node) => node.getBoundingClientRect().right > 361)
-    .slice(-4).map((node) => node.tagName + '.' + node.className + ' ' + Math.round(node.getBoundingClientRect().right))"""
+    .slice(-4)
+    .map((node) => node.tagName + '.' + node.className + ' ' + Math.round(node.getBoundingClientRect().right))"""
 # The main admin pages (issue 31): the dashboard, a list, a film's and a series' edit pages, the trail and a history,
 # the accounts, a creative's edit page; each as an administrator sees it.
 MAIN_PAGES = ["/admin/", "/admin/content/", "/admin/content/edit/?id=1", "/admin/content/edit/?id=2",
