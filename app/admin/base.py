@@ -277,10 +277,13 @@ class EditorModelView(Guarded, ListGuards, ModelView):
         valid = bool(super().validate_form(form))
         token = getattr(form, "csrf_token", None)
         if not valid and token is not None and token.errors:
-            token.errors = []  # said above the form, not under a hidden field (nor by a bulk action's message)
             limit = getattr(form.meta, "csrf_time_limit", FORM_LIFETIME)
             said = FORM_EXPIRED.format(minutes=int(limit.total_seconds() // 60)) if _expired(token.data) \
                 else FORM_UNCHECKED
+            if (request.endpoint or "").endswith(".ajax_update"):  # a value edited in a list: its answer says it
+                token.errors = [said]
+                return valid
+            token.errors = []  # said above the form, not under a hidden field (nor by a bulk action's message)
             if any(upload.filename for upload in request.files.values()):
                 said += FILES_AGAIN
             flash(said, "error")

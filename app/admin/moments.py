@@ -34,6 +34,7 @@ class MoscowDateTimeField(DateTimeField):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("description", "Время московское.")
         super().__init__(*args, **kwargs)
+        self.type = "DateTimeField"  # what Flask-Admin's widgets know it as
 
     def _value(self) -> str:
         if self.raw_data:

@@ -97,6 +97,7 @@ class WholeNumberField(IntegerField):
         render_kw = {"inputmode": "numeric", "autocomplete": "off", **(kwargs.pop("render_kw", None) or {})}
         super().__init__(*args, render_kw=render_kw, **kwargs)
         self.example = example
+        self.type = "StringField"  # edited in a list (Flask-Admin's x-editable) as text too, read here all the same
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         typed = _typed(valuelist)
@@ -117,6 +118,7 @@ class DecimalNumberField(DecimalField):
     def __init__(self, *args: Any, places: int = 1, **kwargs: Any) -> None:
         render_kw = {"inputmode": "decimal", "autocomplete": "off", **(kwargs.pop("render_kw", None) or {})}
         super().__init__(*args, places=places, render_kw=render_kw, **kwargs)
+        self.type = "StringField"  # as above
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         typed = _typed(valuelist)

@@ -74,6 +74,15 @@
         th.appendChild(hidden);
       }
     });
+    // a value edited in place (x-editable) that shows nothing yet: named by its column
+    root.querySelectorAll('a[data-role^="x-editable"]').forEach(function (link) {
+      var cell = link.closest('td');
+      var table = link.closest('table');
+      var header = cell && table ? table.querySelectorAll('thead th')[cell.cellIndex] : null;
+      var column = header ? header.textContent.trim() : 'значение';
+      if (!link.textContent.trim()) link.setAttribute('aria-label', 'Изменить «' + column + '»: пусто');
+      else link.removeAttribute('aria-label');
+    });
     // select2's hidden text input that takes the focus calls itself a button: a text input is a combobox at most
     root.querySelectorAll('input.select2-focusser[role=button]').forEach(function (input) {
       input.setAttribute('role', 'combobox');
