@@ -34,6 +34,7 @@ from wtforms.csrf.session import SessionCSRF
 from app.admin.access import Guarded
 from app.admin.forms import FORM_LIFETIME, EditorForm, has_control_character
 from app.admin.labels import FIELDS, TABLES
+from app.admin.moments import SHOWN_ZONE as SHOWN_ZONE  # where others read it (publishing.py)
 from app.admin.moments import shown
 from app.admin.numbers import EditorConverter
 from app.models.ids import storable_id
