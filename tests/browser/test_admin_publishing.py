@@ -164,7 +164,8 @@ def test_a_draft_series_made_previewed_scheduled_and_published_at_its_time(
         tomorrow = (datetime.now(MOSCOW) + timedelta(days=1)).replace(hour=10, minute=0, second=0, microsecond=0)
         page.fill("#publish_at", tomorrow.strftime("%Y-%m-%dT%H:%M"))
         save(page)
-        expect(page.locator(".alert-info.alert-dismissable")).to_contain_text(f"появится {tomorrow:%d.%m.%Y} 10:00 (МСК)")
+        notice = page.locator(".alert-info.alert-dismissable")
+        expect(notice).to_contain_text(f"появится {tomorrow:%d.%m.%Y} 10:00 (МСК)")
         with app.app_context():
             stored = db.session.get(Content, content_id)
             assert stored.published and stored.publish_at == tomorrow.astimezone(UTC)
