@@ -27,6 +27,7 @@ from app.admin.catalogue import (
     PersonTypeView,
     PersonView,
 )
+from app.admin.media import MediaLibraryView
 from app.admin.moderation import AbuseQueueView, AbuseReportView, ReviewView
 from app.admin.moments import shown
 from app.admin.operations import OperationsView
@@ -105,6 +106,7 @@ def init_admin(app: Flask) -> Admin:
         ContentView(Content, session, name="Фильмы и сериалы", category=CATALOGUE, endpoint="content"),
         CategoryView(Category, session, name="Категории", category=CATALOGUE, endpoint="category"),
         ContentTypeView(ContentType, session, name="Типы", category=CATALOGUE, endpoint="content_type"),
+        MediaLibraryView(name="Медиатека", category=CATALOGUE, endpoint="media", url="/admin/media"),
         LabelView(Genre, session, name="Жанры", category=LABELS, endpoint="genre"),
         LabelView(Tag, session, name="Теги", category=LABELS, endpoint="tag"),
         CountryView(Country, session, name="Страны", category=LABELS, endpoint="country"),

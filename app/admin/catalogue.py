@@ -65,7 +65,7 @@ class EpisodeInline(InlineFormAdmin):
     form_columns = ("id", *EPISODE_COLUMNS)
     form_label = "Серия"
     column_labels = FIELDS
-    form_widget_args = {"description": {"rows": 2}}
+    form_widget_args = {"description": {"rows": 2}, "poster_path": {"data-picture-kind": "frames"}}
     form_args = {"poster_path": {"validators": [Address(site_path=True)]}}
 
     def on_model_change(self, form: Any, model: Episode, is_created: bool) -> None:
@@ -165,7 +165,7 @@ class ContentView(PreviewViews, BulkActions, IdentifyActions, FilterBar, EditorM
                                   "description": SCHEDULE_DESCRIPTIONS["unpublish_at"]},
                  "slug": {"description": "Латиница, цифры и дефисы. Пусто: составится из названия."},
                  "poster_url": {"validators": [Address(site_path=True)]}}
-    form_widget_args = {"description": {"rows": 6}}
+    form_widget_args = {"description": {"rows": 6}, "poster_url": {"data-picture-kind": "posters"}}
     form_extra_fields = {"poster": FileField(
         "Загрузить постер", description="JPEG, PNG или WebP, до 5 МБ. Заменит адрес постера выше.",
         render_kw={"accept": "image/jpeg,image/png,image/webp"})}
@@ -369,6 +369,7 @@ class PersonView(EditorModelView):
     column_default_sort = "name"
     form_columns = ("name", "original_name", "slug", "photo_url")
     form_args = {"photo_url": {"validators": [Address(site_path=True)]}}
+    form_widget_args = {"photo_url": {"data-picture-kind": "photos"}}
 
     def after_model_change(self, form: Any, model: Any, is_created: bool) -> None:
         reindex(db.session.scalars(select(ContentPerson.content_id).where(ContentPerson.person_id == model.id)))

@@ -7,10 +7,14 @@ from typing import Any
 
 from markupsafe import Markup
 
+from app.admin.media import library_thumb
+
 
 def poster_thumbnail(_view: Any, _context: Any, model: Any, name: str) -> Markup | str:
-    """The picture at the row's address, small and loaded when scrolled to; the address escaped like any value."""
+    """The picture at the row's address, small and loaded when scrolled to (the library's thumbnail of a library
+    picture, not the whole poster); the address escaped like any value."""
     url = getattr(model, name, None)
     if not url:
         return ""
-    return Markup('<img class="editorial-thumb" src="{}" alt="" loading="lazy" width="40" height="60">').format(url)
+    return Markup('<img class="editorial-thumb" src="{}" alt="" loading="lazy" width="40" height="60">').format(
+        library_thumb(url) or url)

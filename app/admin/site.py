@@ -23,6 +23,7 @@ class PromoSlideView(OrderedViews, EditorModelView):
     form_ajax_refs = {"content": {"fields": (Content.title,), "page_size": 20, "placeholder": "Название"}}
     form_args = {"title": {"description": "Пусто: название фильма или сериала."},
                  "image_url": {"validators": [Address(site_path=True)]}}
+    form_widget_args = {"image_url": {"data-picture-kind": "backdrops"}}
 
     def on_model_change(self, form: Any, model: Any, is_created: bool) -> None:
         if model.active_from and model.active_until and model.active_from > model.active_until:

@@ -5,8 +5,9 @@ inline script and style by their hashes (``registry.embed_inline_sources()``, ma
 framed by publishers; every other response refuses framing. A response that already carries a
 Content-Security-Policy (a view that knows better) keeps it.
 
-The admin's pages (everything under ``/admin`` but its static files) get the admin's own policy (``ADMIN_POLICY``:
-no inline script) and ``Cache-Control: no-store``: what an editor saw is never kept by a browser or a proxy.
+The admin's pages (everything under ``/admin`` but its static files and the media library's thumbnails) get the
+admin's own policy (``ADMIN_POLICY``: no inline script) and ``Cache-Control: no-store``: what an editor saw is never
+kept by a browser or a proxy.
 
 When the deployment is https (``PUBLIC_URL`` starts with ``https://``), every response carries
 ``Strict-Transport-Security`` (a year), so that a browser that has been here once never asks over plain http again.
@@ -61,7 +62,7 @@ def security_headers(response: Response) -> Response:
     headers.setdefault("Permissions-Policy", PERMISSIONS["embed" if embed else "other"])
     if str(current_app.config["PUBLIC_URL"]).startswith("https://"):
         headers.setdefault("Strict-Transport-Security", HSTS)
-    admin = _admin_page()
+    admin = _admin_page(response)
     if admin:
         headers["Cache-Control"] = "no-store"
     if response.status_code == 412 and not response.is_json:
@@ -77,11 +78,13 @@ def security_headers(response: Response) -> Response:
     return response
 
 
-def _admin_page() -> bool:
-    """A page of the admin (its errors and redirects too), not one of its static files."""
+def _admin_page(response: Response) -> bool:
+    """A page of the admin (its errors and redirects too), not one of its static files nor a media library thumbnail
+    it sends (named by its picture's hash, it never changes: app/admin/media.py)."""
     path = request.path
-    return (path == ADMIN_PATH or path.startswith(ADMIN_PATH + "/")) and not (request.endpoint or "").endswith(
-        ".static")
+    endpoint = request.endpoint or ""
+    thumbnail = endpoint == "media.thumb" and response.status_code in (200, 304)
+    return (path == ADMIN_PATH or path.startswith(ADMIN_PATH + "/")) and not (endpoint.endswith(".static") or thumbnail)
 
 
 def _drop_body(response: Response) -> None:

@@ -105,17 +105,18 @@ def _encoded_again(image: Image.Image, kind: str) -> bytes:
     return out.getvalue()
 
 
-def store_poster(poster: Poster, media_root: Path) -> str:
-    """Writes the poster under ``media_root``/posters by the hash of its bytes (the same image is one file, and a new
-    one a new address, which caches never confuse); returns its path under the media root."""
+def store_poster(poster: Poster, media_root: Path, folder: str = POSTER_FOLDER) -> str:
+    """Writes the poster under ``media_root``/``folder`` (posters, or another kind of the media library) by the hash
+    of its bytes (the same image is one file, and a new one a new address, which caches never confuse); returns its
+    path under the media root."""
     name = f"{hashlib.sha256(poster.data).hexdigest()[:32]}.{poster.extension}"
-    target = media_root / POSTER_FOLDER / name
+    target = media_root / folder / name
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(".part")
         partial.write_bytes(poster.data)
         partial.replace(target)  # whole or not at all
-    return f"{POSTER_FOLDER}/{name}"
+    return f"{folder}/{name}"
 
 
 def master_problem(path: str, media_url_path: str, media_root: Path, *, content_id: int | None) -> str | None:
