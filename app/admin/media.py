@@ -9,7 +9,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from flask import current_app, flash, jsonify, redirect, request, send_file, url_for
+from flask import abort, current_app, flash, jsonify, redirect, request, send_file, url_for
 from flask_admin import BaseView, expose
 from werkzeug.datastructures import FileStorage
 from wtforms import FileField, SelectField
@@ -114,7 +114,7 @@ class MediaLibraryView(Guarded, BaseView):
         try:
             path = thumbnail(self._root(), kind, file)
         except NotFound:
-            return "", 404
+            abort(404)  # the admin's own 404 page
         answer = send_file(path, mimetype="image/webp", max_age=THUMB_CACHE_SECONDS, conditional=True)
         answer.cache_control.private = True  # an editor's page: no shared cache keeps it
         answer.cache_control.immutable = True
