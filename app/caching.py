@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cachelib import SimpleCache
-from flask import Flask, current_app, has_app_context
+from flask import Flask, current_app, has_app_context, has_request_context
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -350,8 +350,39 @@ def store() -> ResilientCache:
 
 def invalidate_catalogue() -> None:
     """Everything derived from the catalogue is stale: call after any change to contents, seasons, episodes or their
-    rules (the admin, the demo seeder)."""
-    store().bump_generation()
+    rules (the admin, the demo seeder), once it is committed. What the database keeps derived from it (the facets, the
+    relevance scores: app/jobs/derived.py) is made again: after a request's change in a background job (one queued at
+    a time: changes made while it waits are counted by it), elsewhere (a command, a test) at once."""
+    generation = store().bump_generation()
+    if has_request_context():
+        refresh_derived_later()
+    else:
+        from app.jobs.derived import refresh_derived
+
+        try:
+            refresh_derived(generation)
+        except Exception:  # what the change committed stands; the reads count and rank for themselves meanwhile
+            current_app.logger.exception("the catalogue's facets and scores were not made again after a change")
+
+
+_refresh_queued = threading.Event()
+
+
+def refresh_derived_later() -> None:
+    """The database's facets and scores made again after this request (app/jobs/derived.py), unless a refresh is
+    queued already."""
+    from app.http.background import start_job
+    from app.jobs.derived import refresh_derived
+
+    if _refresh_queued.is_set():
+        return
+    _refresh_queued.set()
+
+    def refresh() -> None:
+        _refresh_queued.clear()  # a change from now on queues the next one
+        refresh_derived(store().generation())
+
+    start_job(refresh, "the catalogue's facets and scores after a change")
 
 
 def register_cache(app: Flask) -> None:

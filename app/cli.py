@@ -63,11 +63,13 @@ def reindex_command() -> None:
     import time
 
     from app.caching import invalidate_catalogue
+    from app.jobs.derived import rescore
     from app.jobs.search import rebuild_index
 
     batch()
     started = time.monotonic()
     written = rebuild_index()
+    rescore()  # the stored relevance too (app/services/catalogue/relevance.py)
     invalidate_catalogue()
     click.echo(f"search index: {written:,} contents in {time.monotonic() - started:.1f} s")
 
@@ -102,6 +104,7 @@ def catalogue_command(titles: int, seed: int) -> None:
 
     from app.caching import invalidate_catalogue
     from app.demo.synthetic import generate
+    from app.jobs.derived import rescore
 
     batch()
     started = time.monotonic()
@@ -110,6 +113,7 @@ def catalogue_command(titles: int, seed: int) -> None:
         click.echo(f"  {done:>9,} / {total:,} titles  {time.monotonic() - started:6.1f} s")
 
     episodes = generate(titles, seed=seed, media_url=current_app.config["MEDIA_URL_PATH"], progress=progress)
+    rescore()  # written in bulk, not through the ORM: their relevance (app/services/catalogue/relevance.py)
     invalidate_catalogue()
     click.echo(f"added {titles:,} titles with {episodes:,} episodes in {time.monotonic() - started:.0f} s")
     generate_sitemaps()

@@ -12,6 +12,7 @@ from marshmallow import RAISE
 
 from app.api.decorators import shared_read
 from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
+from app.caching import refresh_derived_later, store
 from app.http.media import sign_address
 from app.http.origins import domain_of
 from app.http.rates import limited_catalogue_read
@@ -78,7 +79,7 @@ def get_most_relevant(content_type: str | None, page: int, pageSize: int) -> Any
     """Published contents, most relevant first (docs/api.md says how relevance is ranked); ``type``: of this
     content type only (an unknown one is a 404)."""
     share()
-    return most_relevant(content_type, page, pageSize).envelope()
+    return most_relevant(content_type, page, pageSize, store().generation(), refresh_derived_later).envelope()
 
 
 @blp.route("/contents/<int:content_id>/seasons", parameters=[SERIES_ID])

@@ -16,6 +16,7 @@ from marshmallow import RAISE
 
 from app.api.decorators import shared_read
 from app.api.docs import answers, id_parameter, slug_parameter
+from app.caching import refresh_derived_later, store
 from app.http.rates import limited_catalogue_read
 from app.http.shared import shared
 from app.schemas.cards import ContentCardSchema
@@ -32,6 +33,7 @@ from app.schemas.lists import (
 )
 from app.schemas.paging import page_of
 from app.services.catalogue import lists
+from app.services.catalogue.facets import facets
 from app.services.catalogue.filters import list_request
 
 blp = Blueprint("lists", __name__, description="Categories, the main mart, lists of contents with filters and sort")
@@ -79,7 +81,7 @@ def get_main_mart(limit: int) -> Any:
 @shared_read(blp, FacetsSchema, 404, 429)
 def get_filters(id: int) -> Any:
     """The facets of the content type's published contents with their counts: what the list filters can ask for."""
-    return shared(lists.facets(id))
+    return shared(facets(id, store().generation(), when_missing=refresh_derived_later))
 
 
 @blp.route("/contents")

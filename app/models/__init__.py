@@ -26,6 +26,7 @@ from app.models.catalogue import (
     Season,
 )
 from app.models.counters import CacheCounter
+from app.models.derived import TypeFacets
 from app.models.persons import ContentPerson, Person, PersonType
 from app.models.playlists import Playlist, PlaylistItem, Visibility
 from app.models.reviews import Review, ReviewVote
@@ -82,6 +83,7 @@ __all__ = [
     "Subscription",
     "SubscriptionStatus",
     "Tag",
+    "TypeFacets",
     "ViewHistory",
     "Visibility",
     "VoiceAuthor",

@@ -8,6 +8,7 @@ from datetime import datetime
 from sqlalchemy import (
     Column,
     Enum,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -90,7 +91,9 @@ class Language(db.Model):  # type: ignore[name-defined]
 class Content(db.Model):  # type: ignore[name-defined]
     __tablename__ = "contents"
     # ix_contents_listing (migration 1055df4a8881): the lists' default order, published, position, created_at DESC,
-    # id; a descending column SQLite does not reflect, so no model states it (app/models/unmodelled.py)
+    # id; a descending column SQLite does not reflect, so no model states it (app/models/unmodelled.py); the same
+    # for ix_contents_relevance and ix_contents_relevance_of_type (migration d3a7c5e9b1f2): most-relevant's order,
+    # published, [content_type_id,] position, relevance DESC, id DESC
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(MAX_SLUG), unique=True, default=default_slug)
@@ -119,6 +122,9 @@ class Content(db.Model):  # type: ignore[name-defined]
     # app/services/reviews/totals.py, never by a form.
     review_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     review_rating_sum: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # GET /contents/most-relevant's score in the year cache_counters says (app/services/catalogue/relevance.py), kept
+    # by a flush that changes the content and rewritten for every content when the year turns
+    relevance: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
 
     content_type: Mapped[ContentType] = relationship(lazy="joined")
     countries: Mapped[list[Country]] = relationship(secondary=content_countries, order_by=Country.slug)

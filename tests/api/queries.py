@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -19,9 +20,11 @@ def statements(app: Flask) -> Iterator[list[str]]:
     with app.app_context():
         engine = db.engine
     seen: list[str] = []
+    block = threading.get_ident()  # not a background job's (app/http/background.py), which runs on a thread of its own
 
     def record(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
-        if "FROM cache_counters" not in statement and "max(contents.publish_at)" not in statement:
+        if ("FROM cache_counters" not in statement and "max(contents.publish_at)" not in statement
+                and threading.get_ident() == block):
             seen.append(statement)
 
     event.listen(engine, "before_cursor_execute", record)

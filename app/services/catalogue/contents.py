@@ -3,9 +3,10 @@ Kinopoisk id, and the most relevant ones."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Float, and_, case, cast, extract, func, select
+from sqlalchemy import select
 from sqlalchemy.orm import joinedload, selectinload
 
 from app import texts
@@ -15,15 +16,13 @@ from app.models import Content, ContentPerson, Episode
 from app.models.ids import storable_id
 from app.models.slugs import is_slug
 from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
+from app.services.catalogue.facets import kept_published
 from app.services.catalogue.paging import Page, paginate
 from app.services.catalogue.publishing import public
+from app.services.catalogue.relevance import NO_GENERATION, relevance, scores_current
 from app.services.catalogue.types import content_type_by_slug
 from app.services.errors import NotFound
 from app.services.player.episodes import EpisodeRef, play_order
-
-# The relevance of GET /contents/most-relevant (docs/api.md): see ``relevance``.
-NEUTRAL_RATING = 5.0  # an unrated title counts as the middle of the 10-point scale
-RECENCY_YEARS = 10.0  # a title this many years old counts half its rating; twice as old, a third
 
 
 def content_not_found(content_id: int) -> NotFound:
@@ -99,28 +98,27 @@ def published_id_by_kinopoisk(kinopoisk_id: int) -> int:
     return found
 
 
-def relevance(current_year: int) -> Any:
-    """A title's score: its rating (the mean of its Kinopoisk and IMDb ratings, the one it has, else
-    ``NEUTRAL_RATING``) damped by age, ``rating × R / (R + age)`` with ``R = RECENCY_YEARS`` and ``age`` the years
-    since its ``year`` (else the year it was added), never below 0. Plain arithmetic: the same on SQLite and
-    PostgreSQL."""
-    kinopoisk, imdb = cast(Content.kinopoisk_rating, Float), cast(Content.imdb_rating, Float)
-    rating = case((and_(kinopoisk.is_not(None), imdb.is_not(None)), (kinopoisk + imdb) / 2.0),
-                  else_=func.coalesce(kinopoisk, imdb, NEUTRAL_RATING))
-    age = cast(current_year - func.coalesce(Content.year, extract("year", Content.created_at)), Float)
-    return rating * RECENCY_YEARS / (RECENCY_YEARS + case((age < 0, 0.0), else_=age))
-
-
-def most_relevant(type_slug: str | None, page: int, page_size: int) -> Page:
+def most_relevant(type_slug: str | None, page: int, page_size: int, generation: int | None = None,
+                  when_stale: Callable[[], object] = lambda: None) -> Page:
     """Published contents (of the type ``type_slug``), most relevant first: the editorial position (lower first; 0,
-    the default, is neutral), then ``relevance`` (higher first), then the newest id. The ranking sorts ids only (a
-    narrow sort: a deep page of 100,000 titles is four times faster than sorting whole rows), then the page's cards
-    are loaded by id: at most five queries whatever the page size."""
+    the default, is neutral), then ``relevance`` (higher first), then the newest id. With the stored scores of this
+    year (app/services/catalogue/relevance.py) a page is an index range scan, and its total is the count kept at the
+    catalogue's ``generation`` (app/services/catalogue/facets.py); without them the ranking computes the score of
+    every published content and sorts ids only, and the total is counted (``when_stale`` is called, to start a
+    refresh, when the scores are of another year or no total was ever kept; the refresh after a change is under way).
+    Then the page's cards are loaded by id: at most six queries
+    (the type with its kept total, the scores' year, the count when none is kept, the page's ids, the cards and their
+    genres)."""
+    kept = kept_published(type_slug, generation if generation is not None else NO_GENERATION)
     ranked = select(Content.id).where(public())
-    if type_slug is not None:
-        ranked = ranked.where(Content.content_type_id == content_type_by_slug(type_slug).id)
-    ranked = ranked.order_by(Content.position, relevance(now().year).desc())
-    found = paginate(ranked, Content.id.desc(), page, page_size)
+    if kept.type_id is not None:
+        ranked = ranked.where(Content.content_type_id == kept.type_id)
+    scored = scores_current(db.session)
+    if not scored or kept.missing:
+        when_stale()
+    score = Content.relevance if scored else relevance(now().year)
+    found = paginate(ranked.order_by(Content.position, score.desc()), Content.id.desc(), page, page_size,
+                     kept.published)
     cards = {content.id: content for content in db.session.scalars(cards_by_id(found.items)).unique()} \
         if found.items else {}
     return Page([cards[content_id] for content_id in found.items], found.total, page, page_size)

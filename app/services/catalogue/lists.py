@@ -1,22 +1,18 @@
 """Categories and the lists of contents (spec §7): one category, a content type's category tree, the main mart (the
-home page's showcase: its categories with their leading contents), the facets of a type's filters, and the filtered,
-sorted pages of contents. Each read runs a fixed number of queries whatever the page size or number of categories;
-only published contents ever show."""
+home page's showcase: its categories with their leading contents), and the filtered, sorted pages of contents (the
+facets of a type's filters: app/services/catalogue/facets.py). Each read runs a fixed number of queries whatever the
+page size or number of categories; only published contents ever show."""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from typing import Any
 
-from sqlalchemy import ARRAY, Integer, Select, bindparam, func, literal_column, select, true, union_all
+from sqlalchemy import ARRAY, Integer, bindparam, func, literal_column, select, true, union_all
 from sqlalchemy.dialects.postgresql import array
 from sqlalchemy.orm import joinedload, selectinload
 
 from app.extensions import db
-from app.models import Category, Content, ContentCategory, ContentType, Country, Genre, VoiceAuthor
-from app.models.catalogue import content_countries
-from app.models.taxonomy import content_genres, content_voice_authors
+from app.models import Category, Content, ContentCategory, ContentType
 from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
 from app.services.catalogue.filters import ListRequest, filtered, ordered
 from app.services.catalogue.paging import Page, paginate, paginate_counting_along
@@ -112,42 +108,6 @@ def _leading(category_ids: list[int], limit: int) -> Any:
         first = first_of(ids.c.id).lateral()
         return select(first.c.category_id, first.c.content_id, first.c.position).select_from(ids).join(first, true())
     return union_all(*(first_of(category_id).subquery().select() for category_id in category_ids))
-
-
-def _label_counts(model: Any, link: Any, column: str, type_id: int) -> list[dict[str, Any]]:
-    """Each label (genre, country, voice author) of the type's published contents with how many have it."""
-    count = func.count(link.c.content_id)
-    query = (select(model.slug, model.title, count.label("count"))
-             .join(link, getattr(link.c, column) == model.id)
-             .join(Content, Content.id == link.c.content_id)
-             .where(public(), Content.content_type_id == type_id)
-             .group_by(model.id, model.slug, model.title).order_by(model.title, model.slug))
-    return [{"slug": row.slug, "title": row.title, "count": row.count} for row in db.session.execute(query)]
-
-
-def _published_of(type_id: int, column: Any) -> Select[Any]:
-    return (select(column, func.count().label("count"))
-            .where(public(), Content.content_type_id == type_id, column.is_not(None)).group_by(column))
-
-
-def facets(type_id: int) -> dict[str, Any]:
-    """The filters' facets of the type's published contents with their counts, a GROUP BY query each: genres,
-    countries and voice authors by title; years, latest first; Kinopoisk rating bands ([from, from + 1), a 10 in
-    the band of 10), best first."""
-    content_type(type_id)
-    years = db.session.execute(_published_of(type_id, Content.year).order_by(Content.year.desc())).all()
-    # Grouped by the rating itself (at most 101 values, one decimal), banded here: floor() is not SQLite's and
-    # PostgreSQL's cast to integer rounds.
-    bands: Counter[int] = Counter()
-    for rating, count in db.session.execute(_published_of(type_id, Content.kinopoisk_rating)):
-        bands[math.floor(rating)] += count
-    return {
-        "genres": _label_counts(Genre, content_genres, "genre_id", type_id),
-        "countries": _label_counts(Country, content_countries, "country_id", type_id),
-        "years": [{"year": year, "count": count} for year, count in years],
-        "ratings": [{"from": band, "count": bands[band]} for band in sorted(bands, reverse=True)],
-        "voiceAuthors": _label_counts(VoiceAuthor, content_voice_authors, "voice_author_id", type_id),
-    }
 
 
 def list_contents(request: ListRequest) -> Page:

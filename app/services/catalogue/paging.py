@@ -29,9 +29,10 @@ def count_of(query: Select[Any]) -> int:
     return db.session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
 
 
-def paginate(query: Select[Any], id_column: Any, page: int, page_size: int) -> Page:
-    """``query`` (ordered as its caller wants, or not at all) one page at a time, ``id_column`` last in the order."""
-    total = count_of(query)
+def paginate(query: Select[Any], id_column: Any, page: int, page_size: int, total: int | None = None) -> Page:
+    """``query`` (ordered as its caller wants, or not at all) one page at a time, ``id_column`` last in the order;
+    ``total``: how many rows it has, when the caller knows (else counted)."""
+    total = count_of(query) if total is None else total
     rows = db.session.scalars(query.order_by(id_column).limit(page_size).offset((page - 1) * page_size)).all() \
         if total > (page - 1) * page_size else []
     return Page(list(rows), total, page, page_size)
