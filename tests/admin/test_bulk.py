@@ -96,7 +96,7 @@ def test_ticked_rows_only_and_nothing_to_change_is_refused(app: Flask, editor: F
     editor.post("/admin/content/bulk/", data={"csrf_token": token, "count": "2", "rowid": ["2", "3"],
                                               "published": "0", "url": "/admin/content/"})
     with app.app_context():
-        assert [c.id for c in db.session.scalars(select(Content).where(Content.published.is_(False)))] == [2, 3]
+        assert sorted(c.id for c in db.session.scalars(select(Content).where(Content.published.is_(False)))) == [2, 3]
 
 
 def test_position_and_published_are_edited_in_the_list_and_recorded(app: Flask, editor: FlaskClient):

@@ -133,6 +133,7 @@ def test_a_bulk_edit_over_every_content_a_filter_finds(editor_page: Page, lists_
     page.locator("[data-admin-action=bulk_edit]").click()
     expect(page.locator(".editorial-bulk-count")).to_contain_text(str(DRAFTS))
     assert asked == [f"Изменить выбранные…: все подходящие записи, {DRAFTS}?"]
+    page.wait_for_load_state("load")  # the admin's script (its data-confirm) runs once the page's files are in
 
     page.evaluate("""() => {
         const select = document.querySelector('#add_genres');
