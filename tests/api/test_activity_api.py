@@ -255,3 +255,15 @@ def test_a_token_signed_with_another_key_is_refused(app, client, demo_catalogue)
     app.config["JWT_SECRET_KEY"] = key
     assert_error(client.get(LAST, headers=forged), 401, "invalid_token")
     assert_error(client.get(LAST, headers=forged | VIEWER), 401, "invalid_token")
+
+
+def test_at_sign_in_the_accounts_newer_position_and_its_marks_stay(app, client, demo_catalogue, clock):
+    account_id = make_account(app, "anna@example.com")
+    assert save_time(client, 3, 15, headers=VIEWER).status_code == 204  # this device, earlier
+    clock.shift(60)
+    elsewhere = bearer(sign_in(app.test_client(), "anna@example.com"))
+    assert save_time(client, 3, 40, headers=elsewhere).status_code == 204  # the account, later, elsewhere
+    assert client.post(COMPLETED.format(3), headers=elsewhere).status_code == 204
+    sign_in(app.test_client(), "anna@example.com", headers=VIEWER)
+    rows = {(key, episode): (time, done) for key, episode, time, done in stored_rows(app)}
+    assert rows[(f"user:{account_id}", 3)] == (40, True)  # not the device's older 15, and still finished

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, func, select, union_all
+from sqlalchemy import and_, func, literal, select, union_all
 
 from app.clock import now
 from app.database import dialect_insert
@@ -71,11 +71,10 @@ def record_view(viewer_key: str, content_id: int, episode_id: int | None = None)
     db.session.execute(statement.on_conflict_do_update(index_elements=["viewer_key", "content_id"], set_=changes))
 
 
-def history(viewer_key: str, page: int, page_size: int, unfinished: bool | None = None,
-            within: Collection[int] | None = None) -> Page:
+def history(viewer_key: str, page: int, page_size: int, unfinished: bool | None = None) -> Page:
     """A page of the viewer's history, the latest first; ``unfinished`` True: only what is left to watch ("continue
-    watching"), False: only what is finished; ``within``: of these contents only (a search's matches)."""
-    touched = _touched(viewer_key, within)
+    watching"), False: only what is finished."""
+    touched = _touched(viewer_key, None)
     if unfinished is None:
         total = db.session.scalar(select(func.count()).select_from(touched)) or 0
         rows = db.session.execute(select(touched.c.content_id, touched.c.last)
@@ -83,7 +82,7 @@ def history(viewer_key: str, page: int, page_size: int, unfinished: bool | None 
                                   .limit(page_size).offset((page - 1) * page_size)).all()
         return Page(_with_cards(_positions(viewer_key, rows)), total, page, page_size)
     # Whether a content is finished depends on its episodes' order and the viewer's marks: judged here for the
-    # whole history, which is as long as what one viewer watched (the benchmark in docs/api.md measures 1,000).
+    # whole history, which is as long as what one viewer watched (three queries for all of it, then the page's cards).
     rows = db.session.execute(select(touched.c.content_id, touched.c.last)
                               .order_by(touched.c.last.desc(), touched.c.content_id.desc())).all()
     kept = [judged for judged in _positions(viewer_key, rows) if judged[2].is_finished is not unfinished]
@@ -110,14 +109,16 @@ def search_history(viewer_key: str, words: str, page: int, page_size: int) -> tu
 
 
 def adopt_device_history(device_key: str, account_key: str) -> None:
-    """At sign-in: the device's recorded views join the account's history (the later view of a content wins)."""
-    for row in db.session.scalars(select(ViewHistory).where(ViewHistory.viewer_key == device_key)).all():
-        values = {"viewed_at": row.viewed_at, "episode_id": row.episode_id}
-        statement = dialect_insert(db.session, ViewHistory).values(
-            viewer_key=account_key, content_id=row.content_id, **values)
-        db.session.execute(statement.on_conflict_do_update(
-            index_elements=["viewer_key", "content_id"], set_=values,
-            where=ViewHistory.viewed_at < statement.excluded.viewed_at))
+    """At sign-in: the device's recorded views join the account's history (the later view of a content wins), in
+    one statement."""
+    device = select(literal(account_key), ViewHistory.content_id, ViewHistory.episode_id, ViewHistory.viewed_at).where(
+        ViewHistory.viewer_key == device_key)
+    statement = dialect_insert(db.session, ViewHistory).from_select(
+        ["viewer_key", "content_id", "episode_id", "viewed_at"], device)
+    db.session.execute(statement.on_conflict_do_update(
+        index_elements=["viewer_key", "content_id"],
+        set_={"viewed_at": statement.excluded.viewed_at, "episode_id": statement.excluded.episode_id},
+        where=ViewHistory.viewed_at < statement.excluded.viewed_at))
 
 
 def _touched(viewer_key: str, within: Collection[int] | None) -> Any:
@@ -188,10 +189,9 @@ def _continue_at(ordered: list[EpisodeRef], current: int | None, completed: set[
 
 def _episodes(content_ids: list[int]) -> dict[int, tuple[list[EpisodeRef], dict[int, int | None]]]:
     """Per content, its episodes in play order and their durations: one query."""
-    query = (select(Episode.id, Episode.content_id, Episode.order, Episode.duration,
-                                 Season.order.label("season_order"))
-                          .outerjoin(Season, Season.id == Episode.season_id)
-                          .where(Episode.content_id.in_(content_ids)))
+    query = (select(Episode.id, Episode.content_id, Episode.order, Episode.duration, Season.order.label("season_order"))
+             .outerjoin(Season, Season.id == Episode.season_id)
+             .where(Episode.content_id.in_(content_ids)))
     refs: dict[int, list[EpisodeRef]] = defaultdict(list)
     durations: dict[int, dict[int, int | None]] = defaultdict(dict)
     for row in db.session.execute(query):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import and_, false, literal, or_, select, update
+from sqlalchemy import and_, case, false, literal, or_, select, update
 
 from app import texts
 from app.clock import now
@@ -148,30 +148,23 @@ def _upsert(viewer_key: str, content_id: int, episode_id: int, **changes: object
     db.session.execute(statement)
 
 
-def adopt_device_progress(device_key: str, account_key: str) -> int:
+def adopt_device_progress(device_key: str, account_key: str) -> None:
     """At sign-in: what the device watched before joins the account's progress, so that nothing watched anonymously
     is lost or doubled: per episode, the position saved later wins (time and when), and a finished mark on either
-    side stays. The device keeps its own rows. Returns how many of the device's rows there were."""
-    device = db.session.scalars(select(WatchProgress).where(WatchProgress.viewer_key == device_key)).all()
-    if not device:
-        return 0
-    held = {row.episode_id: row for row in db.session.scalars(select(WatchProgress).where(
-        WatchProgress.viewer_key == account_key, WatchProgress.episode_id.in_([row.episode_id for row in device])))}
-    for row in device:
-        mine = held.get(row.episode_id)
-        if mine is None:  # a save of the account's at this very moment keeps its own (newer) row
-            db.session.execute(dialect_insert(db.session, WatchProgress).values(
-                viewer_key=account_key, content_id=row.content_id, episode_id=row.episode_id, time=row.time,
-                completed=row.completed, watched_at=row.watched_at, updated_at=row.updated_at,
-            ).on_conflict_do_nothing(index_elements=["viewer_key", "episode_id"]))
-            continue
-        if _later(row.watched_at, mine.watched_at):
-            mine.time, mine.watched_at = row.time, row.watched_at
-        mine.completed = mine.completed or row.completed
-        mine.updated_at = max(mine.updated_at, row.updated_at)
-    db.session.flush()
-    return len(device)
-
-
-def _later(theirs: datetime | None, mine: datetime | None) -> bool:
-    return theirs is not None and (mine is None or theirs > mine)
+    side stays. One statement, judged against the account's row as it is at that moment (a save of the account's
+    racing the sign-in is never overwritten by an older one). The device keeps its own rows."""
+    columns = ["viewer_key", "content_id", "episode_id", "time", "completed", "watched_at", "updated_at"]
+    device = select(literal(account_key), WatchProgress.content_id, WatchProgress.episode_id, WatchProgress.time,
+                    WatchProgress.completed, WatchProgress.watched_at, WatchProgress.updated_at).where(
+        WatchProgress.viewer_key == device_key)
+    statement = dialect_insert(db.session, WatchProgress).from_select(columns, device)
+    theirs = statement.excluded
+    later = or_(and_(theirs.watched_at.is_not(None), WatchProgress.watched_at.is_(None)),
+                theirs.watched_at > WatchProgress.watched_at)
+    db.session.execute(statement.on_conflict_do_update(index_elements=["viewer_key", "episode_id"], set_={
+        "time": case((later, theirs.time), else_=WatchProgress.time),
+        "watched_at": case((later, theirs.watched_at), else_=WatchProgress.watched_at),
+        "completed": or_(WatchProgress.completed, theirs.completed),
+        "updated_at": case((theirs.updated_at > WatchProgress.updated_at, theirs.updated_at),
+                           else_=WatchProgress.updated_at),
+    }))
