@@ -8,15 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response
-from flask_jwt_extended import decode_token, unset_jwt_cookies, verify_jwt_in_request
-from flask_jwt_extended.exceptions import JWTExtendedException
+from flask_jwt_extended import unset_jwt_cookies, verify_jwt_in_request
 from flask_smorest import Blueprint
-from jwt import PyJWTError
 
 from app import registry
 from app.api.decorators import require_role
 from app.api.docs import BEARER, answers, never_stored
-from app.errors import ApiError
 from app.extensions import limiter
 from app.http.rates import by_ip, by_viewer, configured
 from app.http.tokens import current_account_id, current_session_id
@@ -43,11 +40,13 @@ def sign_out(body: dict[str, Any]) -> Response:
     """Signs out: the session of the refresh token in the body, else of the access token (the bearer header, or the
     cookie with X-CSRF-TOKEN), ends at once (its refresh tokens and access tokens are refused from now on), and the
     token cookies are cleared. With only an expired access token, send the refresh token."""
+    # the token as the refresh call reads it (app/api/accounts.py), else the access token: expired, revoked or forged
+    # is 401 with its code
     if body.get("refresh_token"):
-        session_id = _refresh_session(body["refresh_token"])
+        verify_jwt_in_request(refresh=True, locations=["json"])
     else:
-        verify_jwt_in_request()  # the access token: expired, revoked or forged is 401 with its code
-        session_id = current_session_id()
+        verify_jwt_in_request()
+    session_id = current_session_id()
     sessions.revoke_sessions([session_id], "sign_out", registry.revocations())
     response = Response(status=204)
     unset_jwt_cookies(response)
@@ -84,15 +83,4 @@ def end_other_sessions() -> Any:
     ended = sessions.revoke_account_sessions(current_account_id(), "ended_by_owner", registry.revocations(),
                                              keep=current_session_id())
     return {"ended": len(ended)}
-
-
-def _refresh_session(token: str) -> str:
-    """The session a refresh token of ours names (its signature and expiry checked; a spent one still names it)."""
-    try:
-        claims = decode_token(token)
-    except (JWTExtendedException, PyJWTError):
-        raise ApiError(401, "invalid_token", "Токен недействителен") from None
-    if claims.get("type") != "refresh" or not isinstance(claims.get("sid"), str):
-        raise ApiError(401, "invalid_token", "Токен недействителен")
-    return str(claims["sid"])
 
