@@ -34,7 +34,7 @@ CALLERS = ("nobody", "device", "viewer", "viewer+device", "editor", "admin", "bl
 
 def expected(caller: str, call: str) -> tuple[int, str | None]:
     """(status, error code) the caller must get."""
-    if caller in ("blocked",):
+    if caller == "blocked":
         return 401, "token_revoked"
     if caller == "expired":
         return 401, "token_expired"
