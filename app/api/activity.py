@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g
+from flask import g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -43,7 +43,10 @@ EPISODE_IDS = [CONTENT_ID, id_parameter("episode_id", "the id of one of its epis
 
 @blp.before_request
 def identify_viewer() -> None:
-    """Before the body is read: an anonymous caller gets 401, not a validation error."""
+    """Before the body is read: an anonymous caller gets 401, not a validation error. A preflight (OPTIONS) carries no
+    identity by design (a browser sends it without the request's headers): it is Flask's own answer, never a 401."""
+    if request.method == "OPTIONS":
+        return
     g.viewer_key = viewer_key()
     if g.viewer_key is None:
         raise ApiError(401, "viewer_unknown", "Нужен заголовок X-Session-Context или токен доступа")

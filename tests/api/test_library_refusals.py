@@ -84,3 +84,10 @@ def test_every_library_call_for_every_caller(app, client, callers, caller):
     if response.status_code != status:
         wrong.append(f"sign-out: {response.status_code} instead of {status}")
     assert wrong == []
+
+
+@pytest.mark.parametrize("path", ["/contents/2/history", "/contents/history", "/contents/2/episodes/3/time-progress"])
+def test_a_preflight_is_never_asked_for_a_viewer(client, demo_catalogue, path):
+    """A browser's CORS preflight carries none of the request's headers (no X-Session-Context, no token)."""
+    response = client.options(path, headers={"Origin": "https://site.example", "Access-Control-Request-Method": "POST"})
+    assert response.status_code == 200 and "POST" in response.headers["Allow"]
