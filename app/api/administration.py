@@ -1,5 +1,5 @@
-"""Administration of accounts (spec §7, §6: administrators only): search, create, block. A blocked account's sessions
-end at once: its access tokens are refused on their next request, its refresh tokens too."""
+"""Administration of accounts (spec §7, §6: administrators only): search, create, block, unblock. A blocked account's
+sessions end at once: its access tokens are refused on their next request, its refresh tokens too."""
 
 from __future__ import annotations
 
@@ -56,3 +56,16 @@ def block_user(account_id: int) -> Any:
     if not storable_id(account_id):
         raise NotFound("account_not_found", "Учётная запись не найдена", {"id": account_id})
     return accounts.set_blocked(account_id, True, current_account_id(), registry.revocations())
+
+
+@blp.route("/administration/unblock-user/<int:account_id>", methods=["POST"],
+           parameters=[id_parameter("account_id", "an account's id", 42)])
+@require_role(blp, Role.ADMIN)
+@blp.response(200, UserSchema)
+@answers(blp, 401, 403, 404, 409)
+def unblock_user(account_id: int) -> Any:
+    """Unblocks the account: it may sign in again (its sessions ended by the block stay ended). Unblocking an account
+    that is not blocked changes nothing and answers it as it is."""
+    if not storable_id(account_id):
+        raise NotFound("account_not_found", "Учётная запись не найдена", {"id": account_id})
+    return accounts.set_blocked(account_id, False, current_account_id(), registry.revocations())

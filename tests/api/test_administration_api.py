@@ -18,6 +18,7 @@ def routes(target_id: int) -> list[tuple[str, str, dict]]:
         ("POST", "/administration/new-user", {"json": {"email": "new@example.com", "name": "New",
                                                        "password": "a new long passphrase", "role": "editor"}}),
         ("POST", f"/administration/block-user/{target_id}", {}),
+        ("POST", f"/administration/unblock-user/{target_id}", {}),
     ]
 
 
@@ -54,7 +55,7 @@ def test_the_matrix_is_every_administration_route(app):
     documented = {path for path in app.test_client().get("/openapi.json").get_json()["paths"]
                   if path.startswith("/administration/")}
     assert documented == {"/administration/users", "/administration/new-user",
-                          "/administration/block-user/{account_id}"}
+                          "/administration/block-user/{account_id}", "/administration/unblock-user/{account_id}"}
 
 
 def test_a_blocked_account_is_refused_on_its_very_next_request(app, client):
@@ -71,6 +72,23 @@ def test_a_blocked_account_is_refused_on_its_very_next_request(app, client):
                  403, "account_blocked")
     assert_error(client.post("/authentication", json={"email": "anna@example.com", "password": "wrong password"}),
                  401, "invalid_credentials")  # blocked is said only to the right password
+
+
+def test_an_unblocked_account_signs_in_again_and_its_old_sessions_stay_ended(app, client):
+    make_account(app, "root@example.com", Role.ADMIN)
+    admin = bearer(sign_in(client, "root@example.com"))
+    victim_id = make_account(app, "anna@example.com")
+    old = sign_in(app.test_client(), "anna@example.com")
+    assert client.post(f"/administration/block-user/{victim_id}", headers=admin).get_json()["blocked"] is True
+    response = client.post(f"/administration/unblock-user/{victim_id}", headers=admin)
+    assert response.status_code == 200 and response.get_json()["blocked"] is False
+    assert_error(client.get("/user/details", headers=bearer(old)), 401, "token_revoked")
+    fresh = sign_in(app.test_client(), "anna@example.com")
+    assert client.get("/user/details", headers=bearer(fresh)).status_code == 200
+    again = client.post(f"/administration/unblock-user/{victim_id}", headers=admin)  # not blocked: as it is
+    assert again.status_code == 200 and again.get_json()["blocked"] is False
+    for missing in (999_999, 2**31):
+        assert_error(client.post(f"/administration/unblock-user/{missing}", headers=admin), 404, "account_not_found")
 
 
 def test_an_administrator_cannot_block_themselves_and_unknown_ids_are_404(app, client):

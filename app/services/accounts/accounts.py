@@ -219,8 +219,9 @@ def set_role(email: str, role: Role, revocations: Revocations) -> tuple[Account,
 
 
 def set_blocked(account_id: int, blocked: bool, by_account_id: int, revocations: Revocations) -> Account:
-    """Blocks (or unblocks) an account; a block ends every session of it at once."""
-    if account_id == by_account_id:
+    """Blocks (or unblocks) an account; a block ends every session of it at once. Nobody blocks themselves (unblocking
+    oneself is a no-op: a blocked account cannot ask)."""
+    if blocked and account_id == by_account_id:
         raise Conflict("cannot_block_self", "Нельзя заблокировать свою учётную запись")
     account = get_account(account_id)
     if blocked and account.blocked_at is None:
