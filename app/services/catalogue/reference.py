@@ -79,20 +79,20 @@ def voice_authors() -> list[VoiceAuthor]:
 
 def subtitle_languages(content_id: int | None = None) -> list[dict[str, Any]]:
     """The languages that published contents have subtitles in, with how many such contents each; with
-    ``content_id``, only that (published) content's languages."""
+    ``content_id``, only that (published) content's languages, each counting that content alone."""
     published = select(content_subtitles.c.language_id, content_subtitles.c.content_id) \
-        .join(Content, Content.id == content_subtitles.c.content_id).where(public()).subquery()
-    counted = (
-        select(Language.code, Language.title, func.count(published.c.content_id).label("contents"))
-        .join(published, published.c.language_id == Language.id)
-        .group_by(Language.id, Language.code, Language.title)
-        .order_by(Language.code)
-    )
+        .join(Content, Content.id == content_subtitles.c.content_id).where(public())
     if content_id is not None:
         if not _published_content_exists(content_id):
             raise content_not_found(content_id)
-        counted = counted.where(Language.id.in_(
-            select(content_subtitles.c.language_id).where(content_subtitles.c.content_id == content_id)))
+        published = published.where(content_subtitles.c.content_id == content_id)
+    titles = published.subquery()
+    counted = (
+        select(Language.code, Language.title, func.count(func.distinct(titles.c.content_id)).label("contents"))
+        .join(titles, titles.c.language_id == Language.id)
+        .group_by(Language.id, Language.code, Language.title)
+        .order_by(Language.code)
+    )
     return [row._asdict() for row in db.session.execute(counted)]
 
 
