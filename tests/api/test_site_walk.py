@@ -1,0 +1,125 @@
+"""A site on its own domain walks the catalogue as its pages would (issue 33): the home page, a category page with its
+filters paged to the end, the title page, the person page, search. Every list is whole: the same total on every
+page, no title twice, none missing, each filtered title matching its filter, each sort in its order. On SQLite in
+`make test`, on PostgreSQL in CI."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+PAGE = 9  # not a divisor of the lists' sizes: the last page is a short one
+
+
+@pytest.fixture
+def site(app, demo_catalogue) -> FlaskClient:
+    """The demo catalogue and 240 synthetic titles (films and series, their categories, labels and persons)."""
+    result = app.test_cli_runner().invoke(args=["demo", "catalogue", "--titles", "240"])
+    assert result.exit_code == 0, result.output
+    return app.test_client()
+
+
+def read(client: FlaskClient, path: str, **params: Any) -> Any:
+    response = client.get(path, query_string=params)
+    assert response.status_code == 200, (path, params, response.get_json())
+    return response.get_json()
+
+
+def walk(client: FlaskClient, path: str, **params: Any) -> list[dict[str, Any]]:
+    """Every item of a paged list, page by page as a site pages it, to the empty page past its end."""
+    items: list[dict[str, Any]] = []
+    total = None
+    page = 1
+    while True:
+        body = read(client, path, **params, page=page, pageSize=PAGE)
+        assert total in (None, body["total"]), f"{path} {params}: the total moved while paging"
+        total = body["total"]
+        if not body["items"]:
+            break
+        assert len(body["items"]) == PAGE or page * PAGE >= total, f"{path} {params}: a short page {page}"
+        items += body["items"]
+        page += 1
+    ids = [item["id"] for item in items]
+    assert len(ids) == len(set(ids)) == total, f"{path} {params}: {len(ids)} items, {len(set(ids))} distinct, {total}"
+    return items
+
+
+def in_order(items: list[dict[str, Any]], key: Callable[[dict[str, Any]], Any], descending: bool) -> bool:
+    keys = [key(item) for item in items]
+    return keys == sorted(keys, reverse=descending)
+
+
+def test_home_page_rows_are_their_categories_first_titles(site):
+    menu = read(site, "/menu")
+    assert menu, "the site has a menu"
+    for row in read(site, "/categories/main-mart", limit=6):
+        category = row["category"]
+        listed = walk(site, f"/types/{category['contentType']['slug']}/categories/{category['slug']}/contents")
+        assert [card["id"] for card in row["contents"]] == [card["id"] for card in listed[:6]], category["slug"]
+    for card in read(site, "/contents/slider-promo"):
+        assert read(site, f"/contents/{card['content']['id']}")["id"] == card["content"]["id"]
+    walk(site, "/contents/most-relevant")
+
+
+def test_a_category_page_pages_whole_with_each_filter_and_sort(site):
+    for content_type in read(site, "/types"):
+        facets = read(site, f"/categories/filters/{content_type['id']}")
+        everything = walk(site, "/contents", type=content_type["slug"])
+        assert everything and all(card["contentType"]["slug"] == content_type["slug"] for card in everything)
+        for genre in facets["genres"][:3]:
+            cards = walk(site, "/contents", type=content_type["slug"], genres=genre["slug"])
+            assert len(cards) == genre["count"], genre
+            assert all(genre["slug"] in {label["slug"] for label in card["genres"]} for card in cards), genre
+        for year in facets["years"][:3]:
+            cards = walk(site, "/contents", type=content_type["slug"], yearFrom=year["year"], yearTo=year["year"])
+            assert len(cards) == year["count"] and {card["year"] for card in cards} == {year["year"]}, year
+        for country in facets["countries"][:2]:
+            cards = walk(site, "/contents", type=content_type["slug"], countries=country["slug"])
+            assert len(cards) == country["count"], country
+            for card in cards[:PAGE]:  # a card has no countries: the title page has
+                assert country["slug"] in {c["slug"] for c in read(site, f"/contents/{card['id']}")["countries"]}
+        for sort, key in (("year", lambda card: card["year"] or 0),
+                          ("rating", lambda card: card["rating"]["kinopoisk"]["value"] or 0)):
+            for order in ("asc", "desc"):
+                cards = walk(site, "/contents", type=content_type["slug"], sort=sort, order=order)
+                assert in_order(cards, key, order == "desc"), (sort, order)
+                assert {card["id"] for card in cards} == {card["id"] for card in everything}
+
+
+def test_every_category_page_pages_whole(site):
+    for content_type in read(site, "/types"):
+        for node in read(site, f"/categories/tree/content-type/{content_type['id']}"):
+            for category in (node, *node["children"]):
+                walk(site, f"/types/{content_type['slug']}/categories/{category['slug']}/contents")
+
+
+def test_title_and_person_pages_of_a_category_page(site):
+    cards = read(site, "/contents", type="series", pageSize=5)["items"] + read(site, "/contents", type="film",
+                                                                               pageSize=5)["items"]
+    persons_seen = 0
+    for card in cards:
+        title = read(site, f"/contents/{card['id']}")
+        assert (title["id"], title["title"], title["slug"]) == (card["id"], card["title"], card["slug"])
+        assert read(site, f"/contents/by-slug/{card['slug']}")["id"] == card["id"]
+        episodes = read(site, "/episodes", **{"content-id": card["id"]})
+        assert episodes and (len(episodes) > 1) == card["hasMultipleEpisodes"]
+        if card["hasMultipleEpisodes"]:
+            seasons = read(site, f"/contents/{card['id']}/seasons")
+            assert {episode["season"]["id"] for episode in episodes} == {season["id"] for season in seasons}
+        for group in title["persons"]:
+            for person in group["persons"][:2]:
+                filmography = walk(site, f"/persons/{person['id']}/contents")
+                assert card["id"] in {item["id"] for item in filmography}, person
+                persons_seen += 1
+    assert persons_seen
+
+
+def test_search_finds_a_title_page_by_its_title(site):
+    cards = walk(site, "/contents", type="film", sort="rating", order="desc")[::25]
+    for card in cards:
+        found = read(site, "/v2/contents/search", query=card["title"], pageSize=5)["items"]
+        assert found and found[0]["title"].lower() == card["title"].lower(), (card["title"], found[:1])
+        assert card["id"] in {item["id"] for item in walk(site, "/v2/contents/search", query=card["title"])}
