@@ -123,6 +123,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.caches import blp as caches_api
     from app.api.catalogue import blp as catalogue_api
     from app.api.devices import blp as devices_api
+    from app.api.docs import document_embed_script
     from app.api.lists import blp as lists_api
     from app.api.ops import blp as ops_api
     from app.api.playlists import blp as playlists_api
@@ -170,6 +171,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(player_bp)
     registry.register_inline_sources(app, inline_sources)  # the hashes of the page's CSP (app/http/headers.py)
     register_static(app)
+    document_embed_script(api.spec, app.url_map)  # /lib.js, served with the built assets
     init_admin(app)  # the editors' admin at /admin (app/admin)
     register_security_headers(app)  # framing and CSP headers on every response
     app.cli.add_command(demo_cli)

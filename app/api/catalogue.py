@@ -11,12 +11,12 @@ from flask_smorest import Blueprint
 from marshmallow import RAISE
 
 from app.api.decorators import shared_read
-from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
+from app.api.docs import answers, id_parameter, slug_parameter
 from app.caching import refresh_derived_later, store
 from app.http.media import sign_address
 from app.http.origins import domain_of
 from app.http.rates import limited_catalogue_read
-from app.http.shared import share, shareable
+from app.http.shared import share
 from app.http.viewer import viewer_country
 from app.schemas.cards import ContentCardSchema
 from app.schemas.catalogue import (
@@ -55,8 +55,7 @@ def get_content_by_id(content_id: int) -> Any:
     return content_of(content_id)
 
 
-@blp.route("/contents/by-slug/<slug>")
-@blp.doc(parameters=[SLUG_PARAMETER, "IF_NONE_MATCH"])  # a list given here replaces @blp.etag's: named again
+@blp.route("/contents/by-slug/<slug>", parameters=[SLUG_PARAMETER])
 @shared_read(blp, ContentSchema, 404)
 def get_content_by_slug(slug: str) -> Any:
     """As ``GET /contents/{id}``, for the published content at this slug (an old slug: ``GET /redirect-info``)."""
@@ -148,9 +147,7 @@ def get_episode_resource(episode_id: int) -> Any:
 
 @blp.route("/contents/<int:content_id>/available", parameters=[FILM_ID])
 @blp.arguments(AvailabilityQuerySchema, location="query", as_kwargs=True)
-@blp.response(200, AvailabilitySchema, headers=SHARED_HEADERS)
-@answers(blp, 404)
-@shareable()
+@shared_read(blp, AvailabilitySchema, 404)
 def get_available(content_id: int, domain: str | None) -> Any:
     """Whether the content plays for this viewer's country on the page at ``domain`` (an address or a host)."""
     rules = get_snapshot(content_id).rules

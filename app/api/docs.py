@@ -6,12 +6,14 @@ Every call: 400 (app/http/limits.py: a control character in the query, a body th
 
 from __future__ import annotations
 
+import copy
 import http
 from collections.abc import Callable
 from typing import Any
 
 from flask_smorest import Blueprint
 
+from app.models.ids import MAX_ID
 from app.models.slugs import MAX_SLUG, SLUG
 
 # The viewer of the progress and history calls: a device identity the service issued, or a bearer token.
@@ -55,8 +57,10 @@ def slug_parameter(name: str, description: str, example: str, max_length: int = 
 
 def id_parameter(name: str, description: str, example: int) -> dict[str, Any]:
     """A row id in a path (``<int:name>``), given to ``blp.route(…, parameters=[…])``: what it names and an example.
-    flask-smorest merges it by name into the entry it writes from the rule, whose schema (an integer) it keeps."""
-    return {"in": "path", "name": name, "description": description, "example": example}
+    flask-smorest merges it by name into the entry it writes from the rule; its schema says what a row id is (1 to
+    2³¹-1: app/models/ids.py), where the rule's would say 0 and up."""
+    return {"in": "path", "name": name, "description": description, "example": example,
+            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}
 
 
 # The catalogue's reads are shared responses (app/http/shared.py): what their Cache-Control says.
@@ -67,3 +71,26 @@ SHARED_HEADERS = {
         "schema": {"type": "string"},
     },
 }
+
+
+# /lib.js is a built asset (app/player/static.py), not a flask-smorest view, but publishers call it: documented here.
+EMBED_SCRIPT = {"get": {
+    "tags": ["embed"],
+    "summary": "The publisher's script (docs/embed.md): PlayerHost.createPlayer(…) at a stable address.",
+    "description": "Cached 5 minutes by browsers (public), then revalidated with its ETag.",
+    "parameters": ["IF_NONE_MATCH"],
+    "responses": {
+        "200": {"description": "OK", "content": {"text/javascript": {"schema": {"type": "string"}}},
+                "headers": {"ETag": "ETAG", "Cache-Control": {"description": "public, max-age=300",
+                                                               "schema": {"type": "string"}}}},
+        "304": "NOT_MODIFIED",
+        "default": "DEFAULT_ERROR",
+    },
+}}
+
+
+def document_embed_script(spec: Any, rules: Any) -> None:
+    """After the assets' routes are made: flask-smorest's plugin writes the path from the route's rule."""
+    rule = next(rule for rule in rules.iter_rules() if rule.rule == "/lib.js")
+    spec.tag({"name": "embed", "description": "What a publisher's page loads to embed the player"})
+    spec.path(rule=rule, operations=copy.deepcopy(EMBED_SCRIPT))

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 from app.models.accounts import MAX_EMAIL, MAX_NAME, Role, SubscriptionStatus
 from app.models.accounts import PASSWORD_MAX_LENGTH as MAX_LENGTH
 from app.models.accounts import PASSWORD_MIN_LENGTH as MIN_LENGTH
-from app.schemas.common import Count, Text
+from app.schemas.common import Count, FullMatch, Text
 
 MAX_PASSWORD_INPUT = 1024  # the rules (app/services/accounts/passwords.py) say more; this bounds what is read at all
 MAX_TOKEN = 4096
@@ -54,7 +54,7 @@ def Name(description: str | None = None, **kwargs: object) -> Text:
 
 
 def Code(**kwargs: object) -> fields.String:
-    return fields.Str(validate=validate.Regexp(r"\A[0-9]{6}\Z"), metadata={"description": "the six digits mailed",
+    return fields.Str(validate=FullMatch(r"[0-9]{6}"), metadata={"description": "the six digits mailed",
                                                                             "example": "123456"},
                       **kwargs)  # type: ignore[arg-type]
 
@@ -154,13 +154,13 @@ class OwnUserSchema(UserSchema):
 
 
 class SubscriptionQuerySchema(Schema):
-    plan = fields.Str(required=True, validate=validate.Regexp(r"\A[a-z0-9-]{1,32}\Z"),
+    plan = fields.Str(required=True, validate=FullMatch(r"[a-z0-9-]{1,32}"),
                       metadata={"description": "a plan's name (SUBSCRIPTION_PLANS)", "example": "month"})
 
 
 class PaymentEventSchema(Schema):
     eventId = fields.Str(required=True, validate=[validate.Length(min=1, max=128),
-                                                  validate.Regexp(r"\A[\x21-\x7e]+\Z")],
+                                                  FullMatch(r"[\x21-\x7e]+")],
                          metadata={"example": "evt_2Nq8sK4dVb7Xc1Lm"})
     subscriptionId = fields.Int(required=True, strict=True, validate=validate.Range(min=1, max=2**31 - 1),
                                 metadata={"example": EXAMPLE_SUBSCRIPTION["id"]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from app.schemas.cards import ContentCardSchema
-from app.schemas.common import Id, Text
+from app.schemas.common import FullMatch, Id, Text
 from app.schemas.paging import PageQuerySchema, page_of
 from app.schemas.search import MAX_QUERY
 
@@ -31,7 +31,7 @@ class LastWatchedSchema(Schema):
 class SessionContextRequestSchema(Schema):
     fingerprint = fields.Str(
         required=True,
-        validate=validate.Regexp(r"\A[A-Za-z0-9_-]{8,64}\Z"),
+        validate=FullMatch(r"[A-Za-z0-9_-]{8,64}"),
         metadata={"description": "the browser's hash of its device signals (spec §3 device_fp)",
                   "example": "9f86d081884c7d65"},
     )

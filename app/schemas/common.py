@@ -31,6 +31,20 @@ class Id(Count):
         super().__init__(**kwargs)
 
 
+class FullMatch(validate.Regexp):
+    """A string that is wholly of ``body``: ``^(?:body)$`` in the OpenAPI document (ECMA-262 has no ``\\A``/``\\Z``),
+    checked with fullmatch here (Python's ``$`` would let a trailing newline through)."""
+
+    def __init__(self, body: str, **kwargs: Any) -> None:
+        super().__init__(f"^(?:{body})$", **kwargs)
+        self._whole = re.compile(body)
+
+    def __call__(self, value: Any) -> Any:
+        if not isinstance(value, str) or self._whole.fullmatch(value) is None:
+            raise validate.ValidationError(self._format_error(value))
+        return value
+
+
 class Text(fields.String):
     """Text from outside: no control characters (app/http/limits.py refuses them before any view; the document says
     so, so that a client knows)."""
