@@ -80,11 +80,13 @@ def _init_extensions(app: Flask) -> None:
     from app.http.assets import Manifest
     from app.http.shared import register_keeping
     from app.schemas.common import ErrorSchema
+    from app.services.catalogue.reach import listen as reaching
     from app.services.catalogue.relevance import listen as scoring
 
     db.init_app(app)
     register_effects()  # what follows a commit runs after it, never after a rollback
     scoring()  # a flush that adds or changes a content stores its relevance (app/services/catalogue/relevance.py)
+    reaching()  # and one that changes its episodes or rules, where it plays (app/services/catalogue/reach.py)
     with app.app_context():
         registry.register_database_breaker(app, guard_engine(app, db.engine))  # deadlines, 503 while it is gone
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)

@@ -69,7 +69,7 @@ def reindex_command() -> None:
     batch()
     started = time.monotonic()
     written = rebuild_index()
-    rescore()  # the stored relevance too (app/services/catalogue/relevance.py)
+    rescore()  # the stored relevance and reach too (app/services/catalogue/relevance.py, reach.py)
     invalidate_catalogue()
     click.echo(f"search index: {written:,} contents in {time.monotonic() - started:.1f} s")
 
@@ -113,7 +113,7 @@ def catalogue_command(titles: int, seed: int) -> None:
         click.echo(f"  {done:>9,} / {total:,} titles  {time.monotonic() - started:6.1f} s")
 
     episodes = generate(titles, seed=seed, media_url=current_app.config["MEDIA_URL_PATH"], progress=progress)
-    rescore()  # written in bulk, not through the ORM: their relevance (app/services/catalogue/relevance.py)
+    rescore()  # written in bulk, not through the ORM: their relevance and reach (app/services/catalogue/…)
     invalidate_catalogue()
     click.echo(f"added {titles:,} titles with {episodes:,} episodes in {time.monotonic() - started:.0f} s")
     generate_sitemaps()

@@ -52,3 +52,26 @@ def test_tracking_hits_keep_their_playhead_when_the_query_goes(make_database):
             queries = connection.execute(sa.text("SELECT query FROM ad_tracking_hits ORDER BY id")).scalars().all()
         assert queries == ["playhead=00:00:07.510", ""]
         db.engine.dispose()
+
+
+def test_the_reach_of_every_content_is_written_by_its_migration(make_database):
+    """a4c2e8f61d3b derives contents.reach from the episodes and rules there already are (app/services/catalogue/
+    reach.py): the demo's, with one title's master paths cleared before it runs."""
+    import sqlalchemy as sa
+    from flask_migrate import downgrade, upgrade
+
+    from app import create_app
+    from app.demo.seed import seed_demo
+
+    app = create_app({"TESTING": True, "DATABASE_URL": make_database("reach")})
+    with app.app_context():
+        upgrade()
+        seed_demo()
+        downgrade(revision="d3a7c5e9b1f2")
+        with db.engine.begin() as connection:
+            connection.execute(sa.text("UPDATE episodes SET master_file_path = NULL WHERE content_id = 1"))
+        upgrade()
+        with db.engine.connect() as connection:
+            reach = dict(connection.execute(sa.text("SELECT id, reach FROM contents")).all())
+        assert reach == {1: "nowhere", 2: "everywhere", 3: "by_country", 4: "everywhere", 5: "nowhere"}
+        db.engine.dispose()

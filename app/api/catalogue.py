@@ -38,6 +38,7 @@ from app.services.catalogue.contents import (
     published_id_by_kinopoisk,
     published_id_by_slug,
 )
+from app.services.catalogue.reach import PlaysHere
 from app.services.player.availability import Verdict
 from app.services.player.context import Viewer, availability_of
 from app.snapshots import get_snapshot
@@ -74,11 +75,12 @@ def get_content_by_kinopoisk_id(kinopoisk_id: int) -> Any:
 @limited_catalogue_read
 @blp.arguments(MostRelevantQuerySchema, location="query", as_kwargs=True)
 @shared_read(blp, page_of(ContentCardSchema), 404, 422, 429)
-def get_most_relevant(content_type: str | None, page: int, pageSize: int) -> Any:
+def get_most_relevant(content_type: str | None, page: int, pageSize: int, available_here: bool = False) -> Any:
     """Published contents, most relevant first (docs/api.md says how relevance is ranked); ``type``: of this
-    content type only (an unknown one is a 404)."""
+    content type only (an unknown one is a 404); ``availableHere``: only those that play for the viewer's country."""
     share()
-    return most_relevant(content_type, page, pageSize, store().generation(), refresh_derived_later).envelope()
+    here = PlaysHere(viewer_country()) if available_here else None
+    return most_relevant(content_type, page, pageSize, store().generation(), refresh_derived_later, here).envelope()
 
 
 @blp.route("/contents/<int:content_id>/seasons", parameters=[SERIES_ID])

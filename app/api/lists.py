@@ -19,6 +19,7 @@ from app.api.docs import answers, id_parameter, slug_parameter
 from app.caching import refresh_derived_later, store
 from app.http.rates import limited_catalogue_read
 from app.http.shared import shared
+from app.http.viewer import viewer_country
 from app.schemas.cards import ContentCardSchema
 from app.schemas.lists import (
     CategoryContentsBodySchema,
@@ -35,6 +36,7 @@ from app.schemas.paging import page_of
 from app.services.catalogue import lists
 from app.services.catalogue.facets import facets
 from app.services.catalogue.filters import list_request
+from app.services.catalogue.reach import PlaysHere
 
 blp = Blueprint("lists", __name__, description="Categories, the main mart, lists of contents with filters and sort")
 CardPage = page_of(ContentCardSchema)
@@ -62,18 +64,23 @@ def get_category_tree(id: int) -> Any:
 @blp.route("/categories/main-mart/content-type/<int:id>", parameters=[TYPE_ID])
 @blp.arguments(MartQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
 @shared_read(blp, MartEntrySchema(many=True), 404, 422)
-def get_type_main_mart(id: int, limit: int) -> Any:
+def get_type_main_mart(id: int, limit: int, available_here: bool = False) -> Any:
     """The home page's showcase for one content type: its main-mart categories in position order, each with its
     first ``limit`` contents in the category's order."""
-    return shared(lists.main_mart(id, limit))
+    return shared(lists.main_mart(id, limit, here(available_here)))
 
 
 @blp.route("/categories/main-mart")
 @blp.arguments(MartQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
 @shared_read(blp, MartEntrySchema(many=True), 422)
-def get_main_mart(limit: int) -> Any:
+def get_main_mart(limit: int, available_here: bool = False) -> Any:
     """The home page's showcase: the main-mart categories of every type, in position order, with their contents."""
-    return shared(lists.main_mart(None, limit))
+    return shared(lists.main_mart(None, limit, here(available_here)))
+
+
+def here(available_here: bool) -> PlaysHere | None:
+    """The "available here" filter for this viewer's country, when asked (``availableHere=true``)."""
+    return PlaysHere(viewer_country()) if available_here else None
 
 
 @blp.route("/categories/filters/<int:id>", parameters=[TYPE_ID])
@@ -91,7 +98,7 @@ class Contents(MethodView):
     @shared_read(blp, CardPage, 422, 429)
     def get(self, query: dict[str, Any]) -> Any:
         """Every published content, filtered and sorted by the query string (a list: the parameter repeated)."""
-        return shared(lists.list_contents(list_request(query)).envelope())
+        return shared(lists.list_contents(list_request(query, country=viewer_country())).envelope())
 
     @limited_catalogue_read
     @blp.arguments(ContentsQuerySchema, location="query", unknown=RAISE)
@@ -101,7 +108,7 @@ class Contents(MethodView):
     def post(self, query: dict[str, Any], body: dict[str, Any]) -> Any:
         """As the GET, with the filters, sort and page in the query string, the body or both: the body wins per
         field."""
-        return lists.list_contents(list_request(query, body)).envelope()
+        return lists.list_contents(list_request(query, body, country=viewer_country())).envelope()
 
 
 class CategoryContents(MethodView):
@@ -111,7 +118,7 @@ class CategoryContents(MethodView):
     def get(self, query: dict[str, Any], type: str, slug: str) -> Any:
         """The published contents of a category of a content type (by their slugs), filtered and sorted by the
         query string (a list: the parameter repeated); position is the category's own order."""
-        return shared(lists.category_contents(type, slug, list_request(query)).envelope())
+        return shared(lists.category_contents(type, slug, list_request(query, country=viewer_country())).envelope())
 
     @limited_catalogue_read
     @blp.arguments(CategoryContentsQuerySchema, location="query", unknown=RAISE)
@@ -121,7 +128,7 @@ class CategoryContents(MethodView):
     def post(self, query: dict[str, Any], body: dict[str, Any], type: str, slug: str) -> Any:
         """As the GET, with the filters, sort and page in the query string, the body or both: the body wins per
         field."""
-        return lists.category_contents(type, slug, list_request(query, body)).envelope()
+        return lists.category_contents(type, slug, list_request(query, body, country=viewer_country())).envelope()
 
 
 blp.route("/types/<string:type>/categories/<string:slug>/contents", endpoint="category_contents",

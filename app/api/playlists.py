@@ -31,6 +31,7 @@ from app.api.docs import BEARER, answers, id_parameter, never_stored, slug_param
 from app.errors import ApiError
 from app.extensions import limiter
 from app.http.rates import by_viewer, configured, limited_catalogue_read
+from app.http.viewer import viewer_country
 from app.schemas.cards import ContentCardSchema
 from app.schemas.paging import DEFAULT_PAGE_SIZE, page_of
 from app.schemas.playlists import (
@@ -187,7 +188,8 @@ def contents_v1(query: dict[str, Any], body: dict[str, Any], playlist_id: int) -
 def contents_v2(query: dict[str, Any], body: dict[str, Any], playlist_id: int) -> Any:
     """As v1, with the catalogue lists' filters and sorts (genres, countries, years, rating, type of content…; sort
     position: the playlist's order, the default)."""
-    return contents.playlist_contents(playlist_id, caller(), list_request(query, body)).envelope()
+    request = list_request(query, body, country=viewer_country())
+    return contents.playlist_contents(playlist_id, caller(), request).envelope()
 
 
 @blp.route("/playlists/by-slug/<string:slug>", methods=["POST"],

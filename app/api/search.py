@@ -15,6 +15,7 @@ from app.api.docs import answers
 from app.caching import store
 from app.http.rates import limited_catalogue_read
 from app.http.shared import share
+from app.http.viewer import viewer_country
 from app.schemas.search import SearchBodySchema, SearchPageSchema, SearchQuerySchema
 from app.services.catalogue.filters import list_request
 from app.services.search.query import search
@@ -24,7 +25,7 @@ blp = Blueprint("search", __name__, description="Search: Russian morphology, typ
 
 def found(loaded: dict[str, Any]) -> dict[str, Any]:
     words = loaded.pop("query")
-    result = search(words, list_request(loaded), generation=store().generation())
+    result = search(words, list_request(loaded, country=viewer_country()), generation=store().generation())
     return {**result.page.envelope(), "corrected": result.corrected}
 
 

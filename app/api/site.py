@@ -9,7 +9,15 @@ from flask_smorest import Blueprint
 
 from app.api.decorators import shared_read
 from app.http.shared import share
-from app.schemas.site import MenuItemSchema, PromoSlideSchema, RedirectInfoSchema, RedirectQuerySchema
+from app.http.viewer import viewer_country
+from app.schemas.site import (
+    MenuItemSchema,
+    PromoQuerySchema,
+    PromoSlideSchema,
+    RedirectInfoSchema,
+    RedirectQuerySchema,
+)
+from app.services.catalogue.reach import PlaysHere
 from app.services.catalogue.site import main_redirect_info, menu, promo_slides, redirect_info
 
 blp = Blueprint("site", __name__, description="The menu, redirects and the promo slider")
@@ -42,9 +50,10 @@ def get_main_redirect_info() -> Any:
 
 
 @blp.route("/contents/slider-promo")
-@shared_read(blp, PromoSlideSchema(many=True))
-def get_slider_promo() -> Any:
-    """The promo slides active now, of published contents, in order. Kept like every shared read: a slide starts or
-    ends within ``SHARED_CACHE_SECONDS`` of its time."""
+@blp.arguments(PromoQuerySchema, location="query", as_kwargs=True)
+@shared_read(blp, PromoSlideSchema(many=True), 422)
+def get_slider_promo(available_here: bool = False) -> Any:
+    """The promo slides active now, of published contents (``availableHere``: that play for the viewer's country),
+    in order. Kept like every shared read: a slide starts or ends within ``SHARED_CACHE_SECONDS`` of its time."""
     share()
-    return promo_slides()
+    return promo_slides(here=PlaysHere(viewer_country()) if available_here else None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from app.extensions import db
 from app.services.catalogue.facets import store_facets
+from app.services.catalogue.reach import refresh_reach
 from app.services.catalogue.relevance import rescore_all, scores_current
 from app.transaction import transaction
 
@@ -23,7 +24,8 @@ def refresh_derived(generation: int) -> None:
 
 
 def rescore() -> None:
-    """Every content's stored relevance again (``flask demo catalogue``, ``flask search reindex``: after contents were
-    written outside the ORM, which scores what it flushes)."""
+    """Every content's stored relevance and reach again (``flask demo catalogue``, ``flask search reindex``: after
+    contents were written outside the ORM, which keeps both for what it flushes)."""
     with transaction():
         rescore_all(db.session)
+        refresh_reach(db.session)

@@ -22,6 +22,7 @@ from app.models.catalogue import (
     Country,
     Episode,
     Language,
+    Reach,
     RuleKind,
     Season,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "Playlist",
     "PlaylistItem",
     "PromoSlide",
+    "Reach",
     "Redirect",
     "RefreshToken",
     "Review",

@@ -125,6 +125,9 @@ class Content(db.Model):  # type: ignore[name-defined]
     # GET /contents/most-relevant's score in the year cache_counters says (app/services/catalogue/relevance.py), kept
     # by a flush that changes the content and rewritten for every content when the year turns
     relevance: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    # Where the API plays it (a Reach value): derived from its episodes' master paths and its availability rules by
+    # app/services/catalogue/reach.py (kept by a flush that changes them), for the lists' "available here" filter
+    reach: Mapped[str] = mapped_column(String(16), default="nowhere", server_default="nowhere")
 
     content_type: Mapped[ContentType] = relationship(lazy="joined")
     countries: Mapped[list[Country]] = relationship(secondary=content_countries, order_by=Country.slug)
@@ -229,6 +232,14 @@ class RuleKind(enum.StrEnum):
     BLOCK_COUNTRY = "block_country"
     ALLOW_DOMAIN = "allow_domain"
     BLOCK_DOMAIN = "block_domain"
+
+
+class Reach(enum.StrEnum):
+    """Where the API plays a content, as its ``reach`` column keeps it (app/services/catalogue/reach.py)."""
+
+    NOWHERE = "nowhere"  # no episode with a master file, or licensed to named sites only (docs/licences.md)
+    BY_COUNTRY = "by_country"  # media, and country rules: the viewer's country decides
+    EVERYWHERE = "everywhere"  # media, and no rule that stops an API caller
 
 
 RULE_WORDS = {RuleKind.ALLOW_COUNTRY: "только в стране", RuleKind.BLOCK_COUNTRY: "не в стране",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import Schema, fields
 
 from app.schemas.cards import LabelSchema, review_totals
 from app.schemas.common import Id, Slug, Text
+from app.schemas.lists import available_here
 from app.schemas.paging import PageQuerySchema
 
 
@@ -144,8 +145,11 @@ class EpisodesQuerySchema(Schema):
 
 
 class MostRelevantQuerySchema(PageQuerySchema):
+    IN_QUERY: ClassVar[bool] = True
+
     content_type = Slug("film", 64, data_key="type", load_default=None,
                         metadata={"description": "a content type's slug: its contents only"})
+    availableHere = available_here()
 
 
 class AvailabilityQuerySchema(Schema):

@@ -60,9 +60,6 @@ class MartEntrySchema(Schema):
                            metadata={"description": "the category's leading published contents, in its order"})
 
 
-class MartQuerySchema(Schema):
-    limit = Count(load_default=12, validate=validate.Range(min=1, max=50),
-                  metadata={"description": "contents per category, at most 50", "example": 12})
 
 
 class LabelCountSchema(Schema):
@@ -131,6 +128,21 @@ def _slugs(attribute: str, example: str, what: str) -> fields.Field:
                                  "example": [example]})
 
 
+def available_here() -> fields.Field:
+    return Flag(attribute="available_here", metadata={
+        "description": "true: only the titles that play for the viewer's country (they have media, no rule blocks "
+                       "the country, and they are not licensed to named sites only); false: all, as without it",
+        "example": True})
+
+
+class MartQuerySchema(Schema):
+    IN_QUERY: ClassVar[bool] = True
+
+    limit = Count(load_default=12, validate=validate.Range(min=1, max=50),
+                  metadata={"description": "contents per category, at most 50", "example": 12})
+    availableHere = available_here()
+
+
 class CategoryContentsBodySchema(Schema):
     """A list's filters, sort and page; none required."""
 
@@ -150,6 +162,7 @@ class CategoryContentsBodySchema(Schema):
                          metadata={"description": "an age mark (0, 6, 12, 16, 18) of at most this", "example": 16})
     hasMultipleEpisodes = Flag(attribute="has_multiple_episodes",
                                metadata={"description": "series (true) or films (false)", "example": False})
+    availableHere = available_here()
     sort = fields.Str(validate=validate.OneOf(SORTS), metadata={
         "description": "position (editorial, the default), newest (added), year, rating (Kinopoisk), title; the id "
                        "breaks ties", "example": "rating"})

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from marshmallow import Schema, fields, validate
 
 from app.models.site import MAX_PATH
 from app.schemas.cards import ContentCardSchema
 from app.schemas.common import Text
+from app.schemas.lists import available_here
 
 
 class MenuItemSchema(Schema):
@@ -31,6 +34,12 @@ class RedirectInfoSchema(Schema):
         "description": "where it lives now, the asked query kept; null when it has not moved"})
     status = fields.Int(required=True, allow_none=True, metadata={
         "example": 301, "description": "the redirect's HTTP status (301, 302, 307 or 308); null when it has not moved"})
+
+
+class PromoQuerySchema(Schema):
+    IN_QUERY: ClassVar[bool] = True
+
+    availableHere = available_here()
 
 
 class PromoSlideSchema(Schema):

@@ -1,7 +1,8 @@
-"""The two catalogue reads of issue 30 (hole 13) and issue 36 uncached, against /healthz, through the app's test
-client on the database DATABASE_URL names (a copy of the 100,000-title benchmark catalogue, migrated): before each
-request the shared-response store is emptied, so every answer runs its view. Prints the median and p95 of each, in
-milliseconds, over ``--runs`` interleaved rounds, and the ratio of each p95 to /healthz's.
+"""The two catalogue reads of issue 30 (hole 13) and issue 36, and lists with issue 33's "available here" filter,
+uncached, against /healthz, through the app's test client on the database DATABASE_URL names (a copy of the
+100,000-title benchmark catalogue, migrated): before each request the shared-response store is emptied, so every
+answer runs its view. Prints the median and p95 of each, in milliseconds, over ``--runs`` interleaved rounds, and the
+ratio of each p95 to /healthz's.
 
     DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/<copy> .venv/bin/python -m tests.bench.uncached_reads
 """
@@ -20,6 +21,9 @@ PATHS = {
     "filters/2": "/categories/filters/2",
     "most-relevant 100": "/contents/most-relevant?pageSize=100",
     "most-relevant film 100": "/contents/most-relevant?type=film&pageSize=100",
+    "contents 100": "/contents?pageSize=100",
+    "contents here 100": "/contents?availableHere=true&pageSize=100",
+    "most-relevant here 100": "/contents/most-relevant?availableHere=true&pageSize=100",
 }
 
 

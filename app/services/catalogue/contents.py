@@ -19,6 +19,7 @@ from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
 from app.services.catalogue.facets import kept_published
 from app.services.catalogue.paging import Page, paginate
 from app.services.catalogue.publishing import public
+from app.services.catalogue.reach import PlaysHere, plays_here
 from app.services.catalogue.relevance import NO_GENERATION, relevance, scores_current
 from app.services.catalogue.types import content_type_by_slug
 from app.services.errors import NotFound
@@ -99,7 +100,7 @@ def published_id_by_kinopoisk(kinopoisk_id: int) -> int:
 
 
 def most_relevant(type_slug: str | None, page: int, page_size: int, generation: int | None = None,
-                  when_stale: Callable[[], object] = lambda: None) -> Page:
+                  when_stale: Callable[[], object] = lambda: None, here: PlaysHere | None = None) -> Page:
     """Published contents (of the type ``type_slug``), most relevant first: the editorial position (lower first; 0,
     the default, is neutral), then ``relevance`` (higher first), then the newest id. With the stored scores of this
     year (app/services/catalogue/relevance.py) a page is an index range scan, and its total is the count kept at the
@@ -108,17 +109,19 @@ def most_relevant(type_slug: str | None, page: int, page_size: int, generation: 
     refresh, when the scores are of another year or no total was ever kept; the refresh after a change is under way).
     Then the page's cards are loaded by id: at most six queries
     (the type with its kept total, the scores' year, the count when none is kept, the page's ids, the cards and their
-    genres)."""
+    genres). ``here``: only those that play there (app/services/catalogue/reach.py), counted (no total is kept)."""
     kept = kept_published(type_slug, generation if generation is not None else NO_GENERATION)
     ranked = select(Content.id).where(public())
     if kept.type_id is not None:
         ranked = ranked.where(Content.content_type_id == kept.type_id)
+    if here is not None:
+        ranked = ranked.where(plays_here(here))
     scored = scores_current(db.session)
     if not scored or kept.missing:
         when_stale()
     score = Content.relevance if scored else relevance(now().year)
     found = paginate(ranked.order_by(Content.position, score.desc()), Content.id.desc(), page, page_size,
-                     kept.published)
+                     kept.published if here is None else None)
     cards = {content.id: content for content in db.session.scalars(cards_by_id(found.items)).unique()} \
         if found.items else {}
     return Page([cards[content_id] for content_id in found.items], found.total, page, page_size)

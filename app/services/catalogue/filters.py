@@ -12,6 +12,7 @@ from sqlalchemy import ColumnElement, Select, func, literal_column, select
 from app.extensions import db
 from app.models import Content, ContentType, Country, Genre, Tag, VoiceAuthor
 from app.services.catalogue.publishing import public
+from app.services.catalogue.reach import PlaysHere, plays_here
 from app.services.errors import Invalid
 
 SORTS = ("position", "newest", "year", "rating", "title")
@@ -43,6 +44,7 @@ class ListRequest:
     age_rating_max: int | None = None
     type: str | None = None  # a content type slug: the list of all contents only
     has_multiple_episodes: bool | None = None
+    available_here: PlaysHere | None = None  # what plays for the viewer's country only (services/catalogue/reach.py)
     sort: str = "position"
     order: str | None = None  # None: the sort's DEFAULT_ORDER
     page: int = 1
@@ -51,7 +53,7 @@ class ListRequest:
     @property
     def narrows(self) -> bool:
         """Whether any filter is set (beyond the published contents every list shows)."""
-        return bool(self.genres or self.countries or self.tags or self.voice_authors) or any(
+        return bool(self.genres or self.countries or self.tags or self.voice_authors or self.available_here) or any(
             value is not None for value in (self.year_from, self.year_to, self.rating_from, self.age_rating_max,
                                              self.type, self.has_multiple_episodes))
 
@@ -63,15 +65,18 @@ class ListRequest:
 _NAMES = {field.name for field in fields(ListRequest)}
 
 
-def list_request(query: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> ListRequest:
+def list_request(query: Mapping[str, Any], body: Mapping[str, Any] | None = None, *,
+                 country: str | None = None) -> ListRequest:
     """The request of a list call whose query string and body (both loaded by their schemas, snake_case keys, only
-    the fields given) say ``query`` and ``body``: per field, the body's value wins. Invalid when the years cross."""
+    the fields given) say ``query`` and ``body``: per field, the body's value wins. Invalid when the years cross.
+    ``country``: the viewer's, which ``availableHere`` (true; false asks nothing) is judged for."""
     merged = {**query, **(body or {})}
     unknown = set(merged) - _NAMES
     if unknown:  # the schemas refuse them first; this guards the callers that build the mappings themselves
         raise Invalid("unknown_filter", "Неизвестный фильтр", {"fields": sorted(unknown)})
     values: dict[str, Any] = {name: tuple(value) if isinstance(value, list) else value
                               for name, value in merged.items()}
+    values["available_here"] = PlaysHere(country) if values.get("available_here") else None
     request = ListRequest(**values)
     if request.sort not in SORTS or (request.order is not None and request.order not in ORDERS):
         raise Invalid("unknown_sort", "Неизвестная сортировка", {"sort": request.sort, "order": request.order})
@@ -105,6 +110,8 @@ def filtered(query: Query, request: ListRequest) -> Query:
         conditions.append(Content.content_type.has(ContentType.slug == request.type))
     if request.has_multiple_episodes is not None:
         conditions.append(Content.has_multiple_episodes == request.has_multiple_episodes)
+    if request.available_here is not None:
+        conditions.append(plays_here(request.available_here))
     return query.where(*conditions)
 
 

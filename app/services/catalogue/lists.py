@@ -17,6 +17,7 @@ from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
 from app.services.catalogue.filters import ListRequest, filtered, ordered
 from app.services.catalogue.paging import Page, paginate, paginate_counting_along
 from app.services.catalogue.publishing import public
+from app.services.catalogue.reach import PlaysHere, plays_here
 from app.services.catalogue.types import content_type, type_not_found
 from app.services.errors import NotFound
 
@@ -67,10 +68,11 @@ def category_tree(type_id: int) -> list[dict[str, Any]]:
     return roots
 
 
-def main_mart(type_id: int | None, limit: int = MART_LIMIT) -> list[dict[str, Any]]:
+def main_mart(type_id: int | None, limit: int = MART_LIMIT, here: PlaysHere | None = None) -> list[dict[str, Any]]:
     """The main-mart categories (of type ``type_id``, or of every type) in position order, each with its first
-    ``limit`` published contents in its editorial order. A fixed number of queries whatever the number of categories
-    (up to MART_PAGE; then one more per MART_PAGE): the categories, their leading contents' ids, the cards."""
+    ``limit`` published contents in its editorial order (``here``: of those that play there only). A fixed number
+    of queries whatever the number of categories (up to MART_PAGE; then one more per MART_PAGE): the categories,
+    their leading contents' ids, the cards."""
     if type_id is not None:
         content_type(type_id)
     chosen = select(Category).where(Category.main_mart).options(joinedload(Category.content_type))
@@ -79,7 +81,8 @@ def main_mart(type_id: int | None, limit: int = MART_LIMIT) -> list[dict[str, An
     categories = list(db.session.scalars(chosen.order_by(Category.position, Category.id)))
     leading: list[Any] = []
     for start in range(0, len(categories), MART_PAGE):
-        leading += db.session.execute(_leading([c.id for c in categories[start:start + MART_PAGE]], limit)).all()
+        leading += db.session.execute(_leading([c.id for c in categories[start:start + MART_PAGE]], limit,
+                                               here)).all()
     if not leading:
         return [{"category": category, "contents": []} for category in categories]
     cards = {content.id: content for content in
@@ -90,7 +93,7 @@ def main_mart(type_id: int | None, limit: int = MART_LIMIT) -> list[dict[str, An
     return [{"category": category, "contents": contents[category.id]} for category in categories]
 
 
-def _leading(category_ids: list[int], limit: int) -> Any:
+def _leading(category_ids: list[int], limit: int, here: PlaysHere | None = None) -> Any:
     """The first ``limit`` published contents of each category, in its order, each an index range scan where
     content_categories has (category_id, position, content_id); a window function (ROW_NUMBER() ≤ limit) would number
     every content of every category first. PostgreSQL: one LATERAL subquery over the ids (an array parameter: one
@@ -99,7 +102,8 @@ def _leading(category_ids: list[int], limit: int) -> Any:
     def first_of(category: Any) -> Any:
         return (select(ContentCategory.category_id, ContentCategory.content_id, ContentCategory.position)
                 .join(Content, Content.id == ContentCategory.content_id)
-                .where(ContentCategory.category_id == category, public())
+                .where(ContentCategory.category_id == category, public(),
+                       *([plays_here(here)] if here is not None else []))
                 .order_by(ContentCategory.position, ContentCategory.content_id).limit(limit))
 
     if db.engine.dialect.name == "postgresql":

@@ -15,6 +15,7 @@ from app.extensions import db
 from app.models import Content, MenuItem, PromoSlide, Redirect
 from app.services.catalogue.cards import CARD_OPTIONS
 from app.services.catalogue.publishing import public
+from app.services.catalogue.reach import PlaysHere, plays_here
 
 MAIN_PATH = "/"  # the redirect from here is the site's main redirect (the home page moved)
 MAX_SLIDES = 100  # a slider of more is an editor's slip, not a slider: the first ones by position are shown
@@ -84,15 +85,17 @@ class Slide:
     content: Content  # loaded for a card (app/schemas/cards.py)
 
 
-def promo_slides(at: datetime | None = None) -> list[Slide]:
-    """The slides active at ``at`` (``active_from ≤ at < active_until``, either end open) of published contents,
-    in position order: one query for the slides with their contents and types, one for the contents' genres."""
+def promo_slides(at: datetime | None = None, here: PlaysHere | None = None) -> list[Slide]:
+    """The slides active at ``at`` (``active_from ≤ at < active_until``, either end open) of published contents
+    (``here``: that play there), in position order: one query for the slides with their contents and types, one for
+    the contents' genres."""
     moment = at or now()
+    playing = [plays_here(here)] if here is not None else []
     query = (
         select(PromoSlide)
         # EXISTS, not a join: SQLite would otherwise start from the contents' published index (every title) and probe
         # the slides for each; this way it reads the few slides and looks each content up by its key.
-        .where(exists().where(Content.id == PromoSlide.content_id, public()),
+        .where(exists().where(Content.id == PromoSlide.content_id, public(), *playing),
                or_(PromoSlide.active_from.is_(None), PromoSlide.active_from <= moment),
                or_(PromoSlide.active_until.is_(None), PromoSlide.active_until > moment))
         .order_by(PromoSlide.position, PromoSlide.id)
