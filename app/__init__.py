@@ -139,6 +139,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.cli import accounts_cli, demo_cli, search_cli, sitemap_cli
     from app.errors import register_error_handlers
     from app.extensions import api
+    from app.http.cors import register_cross_origin
     from app.http.headers import register_security_headers
     from app.http.limits import register_input_limits
     from app.http.requests import register_request_ids
@@ -176,6 +177,7 @@ def _register_blueprints(app: Flask) -> None:
     document_embed_script(api.spec, app.url_map)  # /lib.js, served with the built assets
     init_admin(app)  # the editors' admin at /admin (app/admin)
     register_security_headers(app)  # framing and CSP headers on every response
+    register_cross_origin(app)  # SITE_ORIGINS' pages may call the API (app/http/cors.py), once every route is known
     app.cli.add_command(demo_cli)
     app.cli.add_command(search_cli)
     app.cli.add_command(sitemap_cli)

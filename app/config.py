@@ -109,6 +109,11 @@ class Settings:
     # (frame-ancestors), and the `origin` query parameter /lib.js adds is believed for them
     # (app/http/origins.py). A page framed inside another frame needs its ancestors listed too.
     PUBLISHER_ORIGINS: str = ""
+    # Sites on their own origins that call the API from their pages' scripts (app/http/cors.py), comma- or
+    # space-separated origins ("https://kino.example https://www.kino.example"): their browsers may read the API's
+    # answers, with credentials (the authToken cookie, a bearer token) and the Authorization header of sign-in and
+    # refresh. Empty (the default): no other origin may (a site's server still calls it as any client does).
+    SITE_ORIGINS: str = ""
     # Publishers that sign their embed addresses (app/http/embeds.py), comma-separated "domain=key" pairs (each key at
     # least 32 bytes without a comma, shared with that publisher's server). A title licensed to named sites, framed on
     # such a domain, plays only with a valid embed_exp and embed_sig for it. Empty (the default): no publisher signs.
@@ -277,6 +282,7 @@ class Settings:
         parse_origin_list(self.PUBLISHER_ORIGINS)  # raises ValueError naming a bad entry
         parse_publisher_keys(self.PUBLISHER_EMBED_KEYS)  # likewise
         parse_origin_list(self.AD_HEADER_ORIGINS, "AD_HEADER_ORIGINS")
+        parse_origin_list(self.SITE_ORIGINS, "SITE_ORIGINS")
         parse_networks(self.TRUSTED_PROXIES)  # likewise
         if self.ENV == "production" and self.COUNTRY_QUERY_PARAM:
             raise ValueError("COUNTRY_QUERY_PARAM lets a viewer choose a country: development only")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask import request
 from flask_caching import Cache
 from flask_jwt_extended import JWTManager
 from flask_limiter import Limiter
@@ -35,5 +36,7 @@ jwt = JWTManager()
 cache = Cache()
 api = Api()
 limiter = Limiter(key_func=client_ip)  # limits per route, keyed as they say: app/http/rates.py
+# A CORS preflight is Flask's own answer and costs nothing: never counted, never refused (app/http/cors.py)
+limiter.request_filter(lambda: request.method == "OPTIONS")
 mail = Mail()  # SMTP, or the log and instance/outbox/ without MAIL_SERVER (app/http/mail.py)
 compress = TextCompress()  # brotli or gzip for text only (app/http/compression.py)

@@ -144,10 +144,13 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
     shutil.rmtree(run, ignore_errors=True)
     run.mkdir(parents=True)
     from app.config import Settings
+    from app.http.origins import parse_origin_list
 
-    config = Settings.from_env()
+    config = Settings.from_env(env)
+    sites = " ".join(f'"{origin}" $http_origin;' for origin in parse_origin_list(config.SITE_ORIGINS, "SITE_ORIGINS"))
     (run / "nginx.conf").write_text((ROOT / "deploy" / "nginx.conf").read_text().format(
         run=run, app=f"127.0.0.1:{app_port}", port=port, max_body=f"{config.MAX_REQUEST_BYTES // 1024}k",
+        site_origins=sites,
         admin_max_body=f"{config.ADMIN_MAX_REQUEST_BYTES // 1024}k",
         geoip_module=GEOIP_MODULE, geoip_database=geo_database,
         media_root=config.MEDIA_ROOT, media_secret=keys["MEDIA_URL_SECRET"],

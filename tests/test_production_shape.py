@@ -23,10 +23,12 @@ import pytest
 from deploy.production import ROOT, Shape, free_port
 from tests.production import GERMANY, NOWHERE, RUSSIA, fetch, production_shape
 
+SITE = "https://kino.example"  # a site on its own origin that calls the API (app/http/cors.py)
+
 
 @pytest.fixture(scope="module")
 def started() -> Iterator[tuple[Shape, str]]:
-    with production_shape("shape") as up:
+    with production_shape("shape", SITE_ORIGINS=SITE) as up:
         yield up
 
 
@@ -58,6 +60,33 @@ def test_what_nginx_refuses_is_answered_in_the_error_shape(shape):
     status, headers, body, _ = get(f"{shape.base}/session-context", {"Content-Type": "application/json"},
                                    b'{"fingerprint": "' + b"a" * 100_000 + b'"}')
     assert status == 413 and json.loads(body)["error"]["code"] == "payload_too_large"
+
+
+def test_a_site_on_its_own_origin_calls_the_api_through_nginx(shape):
+    """Preflights pass through; what nginx keeps is kept per origin (Vary: Origin), each answer with its own
+    Access-Control-Allow-Origin or none; what nginx refuses itself a listed site reads too."""
+    status, headers, _, _ = fetch(f"{shape.base}/contents/2/episodes/3/time-progress", method="OPTIONS", headers={
+        "Origin": SITE, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type"})
+    assert status == 200 and headers["Access-Control-Allow-Origin"] == SITE
+    assert headers["Access-Control-Allow-Headers"] == "authorization, content-type"
+    assert headers["Access-Control-Allow-Credentials"] == "true" and int(headers["Access-Control-Max-Age"]) >= 600
+    seen = []
+    for origin in (SITE, "https://elsewhere.example", None) * 3:
+        status, headers, body, _ = get(f"{shape.base}/contents/4", {"Origin": origin} if origin else {})
+        assert status == 200 and json.loads(body)["id"] == 4
+        assert "Origin" in headers["Vary"]
+        assert headers.get("Access-Control-Allow-Origin") == (SITE if origin == SITE else None), (origin, headers)
+        seen.append(headers["X-Cache"])
+    assert seen[-3:] == ["HIT"] * 3, seen  # each origin's copy kept
+    status, headers, body, _ = get(f"{shape.base}/session-context", {"Content-Type": "application/json",
+                                                                      "Origin": SITE}, b"{" + b" " * 100_000 + b"}")
+    assert status == 413 and json.loads(body)["error"]["code"] == "payload_too_large"
+    assert headers["Access-Control-Allow-Origin"] == SITE and headers["Access-Control-Allow-Credentials"] == "true"
+    status, headers, _, _ = get(f"{shape.base}/session-context", {"Content-Type": "application/json",
+                                                                   "Origin": "https://elsewhere.example"},
+                                b"{" + b" " * 100_000 + b"}")
+    assert status == 413 and "Access-Control-Allow-Origin" not in headers
 
 
 def test_idle_and_slow_clients_never_starve_the_workers(shape):

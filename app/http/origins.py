@@ -45,11 +45,12 @@ def origin_of(url: str | None) -> str | None:
 
 @lru_cache(maxsize=8)
 def parse_origin_list(raw: str, name: str = "PUBLISHER_ORIGINS") -> tuple[str, ...]:
-    """``PUBLISHER_ORIGINS``: comma-separated origins (``https://a.example, https://b.example:8443``), normalised as
-    ``origin_of`` does. Raises ValueError for an entry that is not a bare http(s) origin (a path, a wildcard, a typo):
-    the list is checked once at start (app/config.py)."""
+    """``PUBLISHER_ORIGINS`` (and the other lists of origins): origins separated by commas or spaces
+    (``https://a.example, https://b.example:8443``), normalised as ``origin_of`` does. Raises ValueError for an entry
+    that is not a bare http(s) origin (a path, a wildcard, a typo): the list is checked once at start
+    (app/config.py)."""
     origins: list[str] = []
-    for entry in raw.split(","):
+    for entry in re.split(r"[,\s]+", raw):
         entry = entry.strip()
         if not entry:
             continue

@@ -9,8 +9,9 @@ Authorization header). Such a response:
   compressed as sent, under the address, the viewer's country, the compression the client takes, the catalogue's
   generation and the front end's build (the configuration is read at start: a deployment that changes it restarts with
   a new build), and the next such request is answered from it without running the view (the request id, the security
-  headers and the conditional answer are still this request's own); while one request makes it, the others asking
-  for it wait for that one (single flight: a hot address made once, not once per waiting request);
+  headers, a site's Access-Control-* headers (app/http/cors.py) and the conditional answer are still this request's
+  own); while one request makes it, the others asking for it wait for that one (single flight: a hot address made
+  once, not once per waiting request);
 * says so to every cache on the way: ``Cache-Control: public, max-age=0, s-maxage=…, stale-while-revalidate=…``, an
   ETag, and ``Vary`` on what changes it (Accept-Encoding, the country header, and for the page the Cookie).
 
@@ -37,6 +38,7 @@ T = TypeVar("T")
 PERSONAL_COOKIES = ("device_fp", "authToken", "refreshToken")
 PERSONAL_HEADERS = ("Authorization", "X-Session-Context")
 NOT_KEPT = ("X-Request-Id", "Date", "Server", "Set-Cookie", "Content-Length")
+CROSS_ORIGIN = "access-control-"  # the asking origin's own (app/http/cors.py): never kept for another's request
 
 
 def shareable(personal: bool = False) -> Callable[[View], View]:
@@ -130,7 +132,8 @@ def keep_and_label(response: Response) -> Response:
     )
     if not response.get_etag()[0]:
         response.add_etag()
-    headers = [(name, value) for name, value in response.headers.items() if name not in NOT_KEPT]
+    headers = [(name, value) for name, value in response.headers.items()
+               if name not in NOT_KEPT and not name.lower().startswith(CROSS_ORIGIN)]
     store().set(g.shared_key, (response.status_code, headers, response.get_data()), _seconds())
     return response.make_conditional(request)
 
