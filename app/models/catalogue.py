@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     Column,
@@ -21,13 +22,14 @@ from sqlalchemy import (
     func,
     or_,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.extensions import db
 from app.models.moments import Moment
 from app.models.persons import ContentPerson
 from app.models.slugs import MAX_SLUG, default_slug
+from app.models.sort_keys import MAX_KEY, title_key
 from app.models.taxonomy import (
     Category,
     ContentCategory,
@@ -88,8 +90,20 @@ class Language(db.Model):  # type: ignore[name-defined]
         return self.title
 
 
+def _title_key_of_row(context: Any) -> str:
+    """A row inserted without the ORM (the synthetic catalogue's INSERTs) gets its title's key too."""
+    return title_key(context.get_current_parameters()["title"])
+
+
+# The key's column compares by code points on both databases: SQLite's BINARY is its default, PostgreSQL's "C" is
+# named (the database's own collation might be a locale's, which orders otherwise).
+TITLE_KEY_TYPE = String(MAX_KEY).with_variant(String(MAX_KEY, collation="C"), "postgresql")
+
+
 class Content(db.Model):  # type: ignore[name-defined]
     __tablename__ = "contents"
+    # «По алфавиту» (sort=title) in the key's order, published first as every list asks
+    __table_args__ = (Index("ix_contents_title_order", "published", "title_sort", "id"),)
     # ix_contents_listing (migration 1055df4a8881): the lists' default order, published, position, created_at DESC,
     # id; a descending column SQLite does not reflect, so no model states it (app/models/unmodelled.py); the same
     # for ix_contents_relevance and ix_contents_relevance_of_type (migration d3a7c5e9b1f2): most-relevant's order,
@@ -98,6 +112,8 @@ class Content(db.Model):  # type: ignore[name-defined]
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(MAX_SLUG), unique=True, default=default_slug)
     title: Mapped[str] = mapped_column(String(255))
+    # the title's key for the alphabetical order (app/models/sort_keys.py), kept by ``_keep_title_key``
+    title_sort: Mapped[str] = mapped_column(TITLE_KEY_TYPE, default=_title_key_of_row, server_default="")
     original_title: Mapped[str | None] = mapped_column(String(255))  # the Latin one, for search and the sitemap
     description: Mapped[str] = mapped_column(Text, default="")
     age_rating: Mapped[int | None] = mapped_column(Integer)  # 0, 6, 12, 16 or 18 (Russia's 436-FZ marks)
@@ -154,6 +170,12 @@ class Content(db.Model):  # type: ignore[name-defined]
     availability_rules: Mapped[list[AvailabilityRule]] = relationship(
         back_populates="content", cascade="all, delete-orphan"
     )
+
+    @validates("title")
+    def _keep_title_key(self, _name: str, title: str) -> str:
+        """Every title set through the ORM (a new content, an edit) sets its sort key too."""
+        self.title_sort = title_key(title)
+        return title
 
     @classmethod
     def shown_at(cls, at: datetime) -> ColumnElement[bool]:

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from app.extensions import db
 from app.models import Account, AuditEntry, Content, ContentType, Genre, Role
@@ -77,6 +78,9 @@ def test_a_change_is_reverted_and_the_revert_is_in_the_trail(app: Flask, editor:
     last = entries(app)[-1]
     assert last.id != change.id and last.account_label.endswith("<editor@example.com>")
     assert last.changes["title"] == ["Дорога: черновик названия", "Долгая дорога домой"]
+    assert "title_sort" not in change.changes and "title_sort" not in last.changes  # derived: the title says it
+    with app.app_context():
+        assert db.session.scalar(select(Content.title_sort).where(Content.id == 1)) == "долгая дорога домой"
     assert f"Это откат изменения №{change.id} журнала." in history_rows(editor)[0]
 
 

@@ -133,6 +133,6 @@ def ordered(query: Select[Any], request: ListRequest, editorial: Any = Content.p
         keys = [direction(Content.year).nulls_last()]
     elif request.sort == "rating":
         keys = [direction(Content.kinopoisk_rating).nulls_last()]
-    else:
-        keys = [direction(Content.title)]
+    else:  # «По алфавиту»: the title's key (app/models/sort_keys.py), Russian alphabetical on both databases
+        keys = [direction(Content.title_sort)]
     return query.order_by(*keys)

@@ -22,6 +22,7 @@ from app.models import Account, AuditAction, AuditEntry
 LABEL_LENGTH = 400
 SECRET_FIELDS = frozenset({"password_hash", "code_hash"})  # recorded as changed, never with their values
 HIDDEN = "•••"
+DERIVED_FIELDS = frozenset({"title_sort"})  # kept by the model from another field, whose change the trail records
 NOTE = "__revert"  # in an entry's changes: [None, {"entry": id, "whole": bool}], the entry a revert undid (revert.py)
 
 
@@ -78,7 +79,7 @@ def _changes(state: InstanceState[Any], action: AuditAction) -> dict[str, list[A
     changes: dict[str, list[Any]] = {}
     for attribute in state.mapper.attrs:
         key = attribute.key
-        if key.startswith("_"):
+        if key.startswith("_") or key in DERIVED_FIELDS:
             continue
         relation = key in state.mapper.relationships
         if relation and attribute.direction.name == "MANYTOONE":
