@@ -344,7 +344,7 @@ class CategoryView(OrderedViews, EditorModelView):
         return list(db.session.scalars(
             select(ContentCategory).join(Content, Content.id == ContentCategory.content_id)
             .where(ContentCategory.category_id == category_id)
-            .order_by(ContentCategory.position, Content.created_at.desc(), Content.id)))
+            .order_by(ContentCategory.position, Content.id.desc())))  # the API's order (categories.py)
 
 
 class CountryView(LabelView):

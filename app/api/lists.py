@@ -31,9 +31,10 @@ from app.schemas.lists import (
     FacetsSchema,
     MartEntrySchema,
     MartQuerySchema,
+    TreeQuerySchema,
 )
 from app.schemas.paging import page_of
-from app.services.catalogue import lists
+from app.services.catalogue import categories, lists
 from app.services.catalogue.facets import facets
 from app.services.catalogue.filters import list_request
 from app.services.catalogue.reach import PlaysHere
@@ -51,14 +52,16 @@ TYPE_ID = id_parameter("id", "a content type's id", 1)
 @shared_read(blp, CategorySchema, 404)
 def get_category(slug: str, type: str) -> Any:
     """One category of a content type (by their slugs), with its parent and its children in their order."""
-    return shared(lists.get_category(type, slug))
+    return shared(categories.get_category(type, slug))
 
 
 @blp.route("/categories/tree/content-type/<int:id>", parameters=[TYPE_ID])
-@shared_read(blp, CategoryNodeSchema(many=True), 404)
-def get_category_tree(id: int) -> Any:
-    """The content type's categories as a tree, siblings in position order."""
-    return shared(lists.category_tree(id))
+@blp.arguments(TreeQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
+@shared_read(blp, CategoryNodeSchema(many=True), 404, 422)
+def get_category_tree(id: int, include_empty: bool) -> Any:
+    """The content type's categories as a tree, siblings in position order, each with how many published titles it
+    holds (its sub-categories' included, each title once); the empty ones left out unless ``includeEmpty``."""
+    return shared(categories.category_tree(id, include_empty=include_empty))
 
 
 @blp.route("/categories/main-mart/content-type/<int:id>", parameters=[TYPE_ID])

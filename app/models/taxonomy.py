@@ -4,7 +4,7 @@ JSON sources), and the subtitle languages of each content."""
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, Index, Integer, String, Table, Text, UniqueConstraint
+from sqlalchemy import Column, ForeignKey, Integer, String, Table, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.extensions import db
@@ -31,8 +31,9 @@ class ContentCategory(db.Model):  # type: ignore[name-defined]
     """A content in a category, at its place in the category's editorial order (lower first)."""
 
     __tablename__ = "content_categories"
-    # a category's contents in its order: the main mart's leading contents and a category's pages read it in order
-    __table_args__ = (Index("ix_content_categories_order", "category_id", "position", "content_id"),)
+    # ix_content_categories_order (migration 98d40bce031b): a category's contents in its order (category_id, position,
+    # content_id DESC: the newest first among equal positions), which the main mart's leading contents and a
+    # category's pages read in order; a descending column, which SQLite does not reflect (app/models/unmodelled.py)
 
     content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), primary_key=True)
     category_id: Mapped[int] = mapped_column(ForeignKey("categories.id", ondelete="CASCADE"), primary_key=True,

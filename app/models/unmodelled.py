@@ -1,7 +1,8 @@
 """What the migrations make that no model can state, so that Alembic's comparison of models and database
 (migrations/env.py, tests/test_migrations.py) does not take it for a difference: the search index's FTS5 table,
 generated columns and expression indexes (app/models/search.py), indexes with a descending column, which SQLite
-does not reflect (ix_contents_listing and ix_contents_relevance[_of_type], app/models/catalogue.py), and
+does not reflect (ix_contents_listing and ix_contents_relevance[_of_type], app/models/catalogue.py;
+ix_content_categories_order, app/models/taxonomy.py), and
 PostgreSQL's label arrays on contents with their indexes (kept by triggers; app/services/catalogue/filters.py)."""
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from app.models.search import UNMODELLED as SEARCH
 
 LABEL_ARRAYS = frozenset({"genre_ids", "country_ids", "tag_ids", "voice_author_ids", "category_ids",
                           "ix_contents_genre_ids", "ix_contents_category_ids"})
-UNMODELLED = SEARCH | LABEL_ARRAYS | {"ix_contents_listing", "ix_contents_relevance", "ix_contents_relevance_of_type"}
+UNMODELLED = SEARCH | LABEL_ARRAYS | {"ix_contents_listing", "ix_contents_relevance", "ix_contents_relevance_of_type",
+                                     "ix_content_categories_order"}
 
 
 def include_object(item: object, name: str | None, kind: str, reflected: bool, compare_to: object) -> bool:

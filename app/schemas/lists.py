@@ -43,6 +43,8 @@ class CategoryNodeSchema(Schema):
     id = fields.Int(required=True, metadata={"example": 1})
     slug = fields.Str(required=True, metadata={"example": "new"})
     title = fields.Str(required=True, metadata={"example": "Новинки"})
+    count = fields.Int(required=True, metadata={
+        "example": 12, "description": "its published titles, its sub-categories' included, each once"})
     children = fields.List(fields.Nested(lambda: CategoryNodeSchema()), required=True, metadata={"example": []})
 
 
@@ -185,3 +187,11 @@ class ContentsBodySchema(CategoryContentsBodySchema):
 
 class ContentsQuerySchema(ContentsBodySchema):
     IN_QUERY = True
+
+
+class TreeQuerySchema(Schema):
+    IN_QUERY: ClassVar[bool] = True
+
+    includeEmpty = Flag(attribute="include_empty", load_default=False, metadata={
+        "description": "true: the categories without a published title too (with count 0); by default left out",
+        "example": False})

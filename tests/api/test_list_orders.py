@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select, text, update
 
 from app.extensions import db
-from app.models import Content, ContentCategory
+from app.models import Category, Content, ContentCategory
 from app.models.sort_keys import title_key
 from tests.api.test_lists_api import FILMS_LIST, change, ids
 
@@ -68,3 +68,23 @@ def test_a_synthetic_catalogue_written_without_the_orm_has_its_keys(app, demo_ca
     with app.app_context():
         rows = db.session.execute(select(Content.title, Content.title_sort)).all()
     assert len(rows) == 45 and all(row.title_sort == title_key(row.title) for row in rows)
+
+
+def test_every_main_mart_row_is_the_first_page_of_its_category(app, client, demo_catalogue):
+    """On a generated catalogue with many equal positions, a parent on the mart (its sub-categories' titles in its
+    row), and unpublished titles: the row of each main-mart category is its list's first titles, in the same order."""
+    assert app.test_cli_runner().invoke(args=["demo", "catalogue", "--titles", "300"]).exit_code == 0
+    with app.app_context():
+        parent = db.session.scalar(select(Category).where(Category.slug == "classics"))
+        parent.main_mart = True  # «Советское кино» is under it
+        db.session.commit()
+    change(app, update(ContentCategory).values(position=ContentCategory.position % 3),  # ties everywhere
+           update(Content).where(Content.id % 5 == 0).values(published=False))
+    limit = 12
+    rows = client.get(f"/categories/main-mart?limit={limit}").get_json()
+    assert len(rows) >= 6 and any(row["category"]["slug"] == "classics" for row in rows)
+    for row in rows:
+        category, kind = row["category"]["slug"], row["category"]["contentType"]["slug"]
+        page = client.get(f"/types/{kind}/categories/{category}/contents?pageSize={limit}").get_json()
+        assert [card["id"] for card in row["contents"]] == [card["id"] for card in page["items"]], category
+        assert len(row["contents"]) == min(limit, page["total"])

@@ -97,10 +97,12 @@ def test_an_unknown_category_or_type_is_a_404(client, demo_catalogue, path, code
 
 
 def test_the_tree_of_a_type_in_position_order(app, client, demo_catalogue):
-    add_categories(app, "film", 2, parent="new")
+    add_categories(app, "film", 2, parent="new", contents=(3,))
     tree = client.get(f"/categories/tree/content-type/{type_id(app, 'film')}").get_json()
-    assert [(node["id"], node["slug"]) for node in tree] == [(1, "new"), (2, "drama-films"), (3, "comedies")]
-    assert [child["slug"] for child in tree[0]["children"]] == ["extra-film-new-0", "extra-film-new-1"]
+    assert [(node["id"], node["slug"], node["count"]) for node in tree] == [
+        (1, "new", 2), (2, "drama-films", 3), (3, "comedies", 1)]  # new: 1, and 3 of its sub-categories
+    assert [(child["slug"], child["count"]) for child in tree[0]["children"]] == [
+        ("extra-film-new-0", 1), ("extra-film-new-1", 1)]
     assert tree[0]["children"][0]["children"] == [] and tree[1]["children"] == []
     series = client.get(f"/categories/tree/content-type/{type_id(app, 'series')}").get_json()
     assert [node["slug"] for node in series] == ["new", "detective-series"]

@@ -115,10 +115,12 @@ def filtered(query: Query, request: ListRequest) -> Query:
     return query.where(*conditions)
 
 
-def ordered(query: Select[Any], request: ListRequest, editorial: Any = Content.position) -> Select[Any]:
+def ordered(query: Select[Any], request: ListRequest, editorial: Any = Content.position,
+            newest: Any = Content.created_at) -> Select[Any]:
     """``query`` in ``request``'s sort; ``editorial`` is the column of the position sort (a category's own order for
-    its list). Contents without a year or rating come last either way; app/services/catalogue/paging.py adds the id
-    last."""
+    its list), ``newest`` what puts the newest first among equal positions (a category's: the id, as its main-mart
+    row has them, app/services/catalogue/lists.py). Contents without a year or rating come last either way;
+    app/services/catalogue/paging.py adds the id last."""
     descending = request.descending
 
     def direction(column: Any, reverse: bool = False) -> Any:
@@ -126,7 +128,7 @@ def ordered(query: Select[Any], request: ListRequest, editorial: Any = Content.p
 
     if request.sort == "position":
         # lower positions first, then the newest (the model's editorial order)
-        keys = [direction(editorial), direction(Content.created_at, reverse=True)]
+        keys = [direction(editorial), direction(newest, reverse=True)]
     elif request.sort == "newest":
         keys = [direction(Content.created_at)]
     elif request.sort == "year":
