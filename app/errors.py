@@ -1,24 +1,32 @@
 """One JSON error shape for every API error, one HTML error screen for pages; never a stack trace.
 
-    {"error": {"status": 404, "code": "not_found", "message": "Контент не доступен", "details": {...}}}
+    {"error": {"status": 422, "code": "validation_error", "message": "Неверные данные в полях: page",
+               "details": {"fields": {"page": ["Ожидается целое число"]}}}}
 
-``code`` is stable (clients branch on it); ``message`` is for people; ``details`` is optional (field errors).
-The OpenAPI document describes it with ``app.schemas.common.ErrorSchema``. Rules raise the domain errors of
-app/services/errors.py, which know no HTTP: ``DOMAIN_STATUS`` gives each kind its status here.
+``code`` is English and stable (clients branch on it); ``message`` is Russian, for people, always: the libraries'
+English (werkzeug's statuses, Flask-Limiter's "10 per 1 minute", marshmallow's field messages) never reaches a
+client. ``details`` is optional; a refusal about fields names them in one shape, whoever raised it: ``fields`` maps
+each field (nested names joined by dots: ``persons.0.name``, whatever part of the request it came in) to its
+messages, so that a site can put them under its form's fields. The OpenAPI document describes it with
+``app.schemas.common.ErrorSchema``. Rules raise the domain errors of app/services/errors.py, which know no HTTP:
+``DOMAIN_STATUS`` gives each kind its status here.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any
 
 import sentry_sdk
 from flask import Flask, current_app, has_request_context, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException
 
 from app import texts
 from app.database import UNAVAILABLE as DATABASE_UNAVAILABLE
+from app.extensions import limiter
 from app.http.requests import request_id
+from app.schemas.messages import is_russian, russian
 from app.services.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated
 
 ADMIN_MESSAGES = {
@@ -49,6 +57,27 @@ _CODES = {
     500: "internal_error",
     503: "service_unavailable",
 }
+# What an HTTP error says when whoever raised it gave no Russian of its own (werkzeug's and the libraries' defaults)
+HTTP_MESSAGES = {
+    400: "Запрос не понят",
+    401: "Войдите, чтобы продолжить",
+    403: "Недостаточно прав",
+    404: "Такого адреса нет",
+    405: "Метод {method} по этому адресу не принимается",
+    409: "Запрос противоречит сохранённым данным",
+    412: "Условие запроса (If-Match) не выполнено",
+    413: "Тело запроса больше {limit} байт",
+    415: "Тело запроса должно быть JSON (Content-Type: application/json)",
+    422: "Неверные данные",
+    428: "Запросу нужно условие (If-Match)",
+    429: "Слишком много запросов: попробуйте через {seconds} с",
+    451: "Недоступно по требованию правообладателя или закона",
+    500: "Внутренняя ошибка сервера. Мы уже знаем о ней.",
+    503: "Сервис ненадолго недоступен: попробуйте позже",
+}
+UNAVAILABLE_FOR = "Сервис ненадолго недоступен: попробуйте через {seconds} с"  # the database away (its breaker)
+CLIENT_ERROR, SERVER_ERROR = "Запрос не может быть выполнен", "Ошибка сервера: попробуйте позже"
+FIELDS_MESSAGE = "Неверные данные в полях: {names}"
 
 
 DOMAIN_STATUS: dict[type[DomainError], int] = {
@@ -75,21 +104,69 @@ def error_body(status: int, code: str, message: str, details: Any = None) -> dic
     return {"error": error}
 
 
+def http_message(status: int, **values: Any) -> str:
+    """The Russian of an HTTP status, with its values (``seconds``, ``method``, ``limit``) filled in."""
+    return HTTP_MESSAGES.get(status, CLIENT_ERROR if status < 500 else SERVER_ERROR).format(**values)
+
+
+def field_errors(messages: Any) -> tuple[dict[str, list[str]], list[str]]:
+    """flask-smorest's argument errors (``{location: {field: [messages] or {nested…}}}``, ``_schema`` for what is
+    about the whole of something) as ``{"name.0.inner": [Russian messages]}``, and the messages about a whole part
+    of the request (a body that is not a JSON object) apart, since they name no field."""
+    named: dict[str, list[str]] = {}
+    whole: list[str] = []
+
+    def walk(path: tuple[str, ...], value: Any) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(path if key == "_schema" else (*path, str(key)), inner)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(path, item)
+        else:
+            found = named.setdefault(".".join(path), []) if path else whole
+            if russian(str(value)) not in found:
+                found.append(russian(str(value)))
+
+    for part in messages.values() if isinstance(messages, dict) else ():
+        walk((), part)
+    return named, whole
+
+
+def _argument_error(status: int, messages: Any) -> tuple[str, dict[str, Any] | None]:
+    named, whole = field_errors(messages)
+    if named:
+        return FIELDS_MESSAGE.format(names=", ".join(sorted(named))), {"fields": named}
+    if whole:
+        return "; ".join(whole), None
+    return http_message(status), None
+
+
 def _json_error(error: HTTPException) -> tuple[dict[str, Any], int, dict[str, str]]:
     status = error.code or 500
-    if isinstance(error, ApiError):
-        body = error_body(status, error.error_code, error.description or "", error.details)
-    else:
-        # flask-smorest puts argument errors in error.data["messages"]: {location: {field: [messages]}}
-        details = (getattr(error, "data", None) or {}).get("messages")
-        message = error.description or error.name
-        if isinstance(details, dict):
-            names = sorted({str(name) for fields in details.values() if isinstance(fields, dict) for name in fields})
-            message = f"Неверные данные в полях: {', '.join(names)}" if names else message
-        body = error_body(status, _CODES.get(status, f"http_{status}"), message, details)
-    headers = dict(error.get_headers()) if status in (405, 429) else {}
+    headers = dict(error.get_headers()) if status == 405 else {}
     headers.pop("Content-Type", None)
-    return body, status, headers
+    if isinstance(error, ApiError):
+        return error_body(status, error.error_code, error.description or "", error.details), status, headers
+    details = None
+    own = error.description if error.description and is_russian(error.description) else None  # raised by us
+    messages = (getattr(error, "data", None) or {}).get("messages")  # flask-smorest's argument errors
+    if messages is not None:
+        message, details = _argument_error(status, messages)
+    elif status == 429:
+        seconds = _retry_after()
+        headers["Retry-After"] = str(seconds)  # what the message says (app/http/rates.py keeps it)
+        message = own or http_message(429, seconds=seconds)
+    else:
+        message = own or http_message(status, method=request.method, limit=request.max_content_length)
+    return error_body(status, _CODES.get(status, f"http_{status}"), message, details), status, headers
+
+
+def _retry_after() -> int:
+    """Seconds until the limit this request broke lets it through again, as Flask-Limiter counts them (the end of
+    its window rounded up to the second), at least one."""
+    broken = limiter.current_limit
+    return max(1, int(broken.reset_at - time.time())) if broken else 60
 
 
 def error_screen(
@@ -133,7 +210,7 @@ def handle_database_unavailable(error: Exception) -> Any:
     if request.blueprint in PAGE_BLUEPRINTS or _admin():
         html, status = admin_error_page(503) if _admin() else error_screen(texts.GENERIC_ERROR, 503)
         return html, status, {"Retry-After": retry}
-    body = error_body(503, "service_unavailable", "The service is unavailable for a moment; try again")
+    body = error_body(503, "service_unavailable", UNAVAILABLE_FOR.format(seconds=retry))
     return body, 503, {"Retry-After": retry}
 
 
@@ -146,7 +223,7 @@ def handle_unexpected(error: Exception) -> Any:
         return admin_error_page(500, error_id)
     if request.blueprint in PAGE_BLUEPRINTS:
         return error_screen(texts.GENERIC_ERROR, 500, error_id=error_id)
-    body = error_body(500, "internal_error", InternalServerError.description, {"errorId": error_id})
+    body = error_body(500, "internal_error", http_message(500), {"errorId": error_id})
     return body, 500
 
 

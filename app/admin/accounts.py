@@ -90,10 +90,10 @@ class AccountView(EditorModelView):
         try:
             account = create_account(form.email.data, form.name.data, form.password.data, Role(form.role.data))
         except DomainError as refusal:
-            field = (refusal.details or {}).get("field")
-            if field in ("email", "password"):
-                form[field].errors = [*form[field].errors, refusal.message]
-            else:
+            named = {name: messages for name, messages in refusal.fields.items() if name in ("email", "password")}
+            for name, messages in named.items():
+                form[name].errors = [*form[name].errors, *messages]
+            if not named:
                 flash(refusal.message, "error")
             return False
         record_made(db.session(), g.audit_actor, account)  # inserted by a statement: no flush saw it new

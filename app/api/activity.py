@@ -90,7 +90,7 @@ def get_last_watched(content_id: int) -> Any:
     """The episode of the content the viewer saved last, and where they stopped in it."""
     last = last_watched(g.viewer_key, content_id)
     if last is None:
-        raise ApiError(404, "nothing_watched", "Nothing of this content was watched yet", {"contentId": content_id})
+        raise ApiError(404, "nothing_watched", "Из этого контента ещё ничего не смотрели", {"contentId": content_id})
     return last
 
 

@@ -43,7 +43,7 @@ def signed_by_provider(view: Callable[..., Any]) -> Callable[..., Any]:
     def checked(*args: Any, **kwargs: Any) -> Any:
         secret = current_app.config["PAYMENT_WEBHOOK_SECRET"]
         if not secret:
-            raise ApiError(503, "payments_not_configured", "Payment notifications are not configured")
+            raise ApiError(503, "payments_not_configured", "Приём уведомлений об оплате не настроен")
         check_signature(secret, request.get_data(cache=True), request.headers.get(SIGNATURE_HEADER))
         return view(*args, **kwargs)
 

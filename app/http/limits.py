@@ -41,19 +41,19 @@ class InvalidInput(BadRequest):
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise InvalidInput(f"A number in the JSON body has more than {MAX_INT_DIGITS} digits")
+        raise InvalidInput(f"Число в теле JSON длиннее {MAX_INT_DIGITS} цифр")
     return int(text)
 
 
 def _float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise InvalidInput("A number in the JSON body is out of range")
+        raise InvalidInput("Число в теле JSON вне допустимого диапазона")
     return value
 
 
 def _constant(name: str) -> Any:
-    raise InvalidInput(f"{name} is not JSON")
+    raise InvalidInput(f"{name} — не JSON")
 
 
 def parse_json(data: bytes) -> Any:
@@ -61,11 +61,11 @@ def parse_json(data: bytes) -> Any:
     try:
         value = json.loads(data, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except RecursionError:
-        raise InvalidInput(f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels") from None
+        raise InvalidInput(f"Тело JSON вложено глубже {MAX_JSON_DEPTH} уровней") from None
     except (ValueError, UnicodeDecodeError) as error:
         if isinstance(error, InvalidInput):
             raise
-        raise InvalidInput("The body is not JSON") from None
+        raise InvalidInput("Тело запроса — не JSON") from None
     _check_tree(value)
     return value
 
@@ -77,7 +77,7 @@ def _check_tree(value: Any) -> None:
         item, depth = stack.pop()
         if isinstance(item, (dict, list)):
             if depth > MAX_JSON_DEPTH:
-                raise InvalidInput(f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels")
+                raise InvalidInput(f"Тело JSON вложено глубже {MAX_JSON_DEPTH} уровней")
             children = item.items() if isinstance(item, dict) else ((None, child) for child in item)
             for key, child in children:
                 if key is not None:
@@ -89,15 +89,15 @@ def _check_tree(value: Any) -> None:
 
 def _check_text(text: str) -> None:
     if _JSON_CONTROL.search(text):
-        raise InvalidInput("A string in the JSON body holds a control character")
+        raise InvalidInput("Строка в теле JSON содержит управляющий символ")
     if _LONE_SURROGATE.search(text):
-        raise InvalidInput("A string in the JSON body holds a lone surrogate (half of a UTF-16 pair), which is no text")
+        raise InvalidInput("Строка в теле JSON содержит одиночный суррогат (половину пары UTF-16): это не текст")
 
 
 def guard_request() -> None:
     for name, values in request.args.lists() if request.endpoint not in SPEC_QUERY_ENDPOINTS else ():
         if _QUERY_CONTROL.search(name) or any(_QUERY_CONTROL.search(value) for value in values):
-            raise InvalidInput(f"The query parameter {name!r} holds a control character")
+            raise InvalidInput(f"Параметр запроса «{name}» содержит управляющий символ")
     if request.method in _BODY_METHODS and request.is_json:
         parse_json(request.get_data(cache=True))  # 413 past MAX_CONTENT_LENGTH
 

@@ -78,9 +78,10 @@ limited_abuse_per_ip = limiter.shared_limit(
 
 def retry_after_as_answered(response: Response, own: str | None) -> Response:
     """Flask-Limiter writes Retry-After on every answer of a limited call (the reset of its window, or the later of
-    that and the answer's own): only a 429 means "wait until the window resets". Any other answer keeps the
-    Retry-After it gave (a 503's: the database back in 2 s, not in a minute), or has none."""
-    if response.status_code == 429:
+    that and the answer's own): only a 429 means "wait until the window resets", and a 429 that named its wait
+    (app/errors.py: the same seconds as its message says) keeps it. Any other answer keeps the Retry-After it gave
+    (a 503's: the database back in 2 s, not in a minute), or has none."""
+    if response.status_code == 429 and own is None:
         return response
     if own is None:
         response.headers.pop("Retry-After", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from app.models.ids import MAX_ID
 from app.models.slugs import MAX_SLUG, SLUG
@@ -56,11 +56,26 @@ class Text(fields.String):
         super().__init__(metadata=metadata, **kwargs)
 
 
+class ErrorDetailsSchema(Schema):
+    """What an error adds: the fields it is about (the one shape of field errors, whoever found them), and whatever
+    else it names (ids, limits, the error id of a 500)."""
+
+    class Meta:
+        unknown = INCLUDE  # the other keys are each error's own (additionalProperties in the document)
+
+    named_fields = fields.Dict(
+        data_key="fields", keys=fields.Str(), values=fields.List(fields.Str()),
+        metadata={"description": "each field the request got wrong, with its messages in Russian: a nested field's "
+                                 "name joined by dots (persons.0.name), whether it came in the query or the body",
+                  "example": {"pageSize": ["Должно быть от 1 до 100"]}})
+
+
 class ErrorDetailSchema(Schema):
     status = fields.Int(required=True, metadata={"description": "the HTTP status"})
-    code = fields.Str(required=True, metadata={"description": "stable, for clients to branch on"})
-    message = fields.Str(required=True, metadata={"description": "for people"})
-    details = fields.Dict(metadata={"description": "field errors, ids, the error id of a 500"})
+    code = fields.Str(required=True, metadata={"description": "English and stable, for clients to branch on"})
+    message = fields.Str(required=True, metadata={"description": "in Russian, for people: a site may show it as it is"})
+    details = fields.Nested(ErrorDetailsSchema, metadata={"description": "the fields at fault, ids, the error id of a "
+                                                                         "500"})
     requestId = fields.Str(metadata={"description": "this request's id, as in X-Request-Id and our logs"})
 
 

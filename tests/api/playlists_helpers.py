@@ -11,6 +11,7 @@ from app.extensions import db
 from app.models import Content, Role
 from app.transaction import transaction
 from tests.api.accounts_helpers import bearer, make_account, sign_in
+from tests.api.error_rules import assert_error_rules
 
 
 def viewer(app: Flask, email: str, role: Role = Role.VIEWER) -> dict[str, str]:
@@ -48,4 +49,5 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     error = response.get_json()["error"]
     assert (error["status"], error["code"]) == (status, code)
     assert error["message"] and "Traceback" not in response.get_data(as_text=True)
+    assert_error_rules(error)
     return error

@@ -103,7 +103,7 @@ def test_a_weak_password_is_refused_with_its_reason(client, mailbox, password, m
 def test_the_password_is_not_taken_at_sign_up(client, mailbox):
     """It comes with the code (tests/api/test_sign_up_ownership.py says why): a client still sending one is told."""
     response = client.post("/signup", json={"email": "anna@example.com", "password": PASSWORD, "name": "Анна"})
-    assert "password" in assert_error(response, 422, "validation_error")["details"]["json"]
+    assert "password" in assert_error(response, 422, "validation_error")["details"]["fields"]
     assert mailbox.to("anna@example.com") == []
 
 

@@ -87,14 +87,17 @@ def test_last_is_the_episode_saved_last(client, demo_catalogue):
     assert (body["episodeId"], body["time"]) == (5, 8)
 
 
-@pytest.mark.parametrize("body", [
-    {"time": 12.5}, {"time": "12"}, {"time": -1}, {"time": 2**31}, {"time": None}, {"time": True}, {},
-    {"seconds": 12}, [12],
+@pytest.mark.parametrize(("body", "named"), [
+    ({"time": 12.5}, {"time"}), ({"time": "12"}, {"time"}), ({"time": -1}, {"time"}), ({"time": 2**31}, {"time"}),
+    ({"time": None}, {"time"}), ({"time": True}, {"time"}), ({}, {"time"}), ({"seconds": 12}, {"time", "seconds"}),
+    ([12], set()),
 ])
-def test_time_must_be_whole_non_negative_seconds(client, demo_catalogue, body):
+def test_time_must_be_whole_non_negative_seconds(client, demo_catalogue, body, named):
     response = client.post(TIME.format(3), json=body, headers=VIEWER)
     error = assert_error(response, 422, "validation_error")
-    assert "json" in error["details"]
+    assert set(error.get("details", {}).get("fields", {})) == named
+    if not named:  # a body that is no object names no field: the message says what it should be
+        assert error["message"] == "Ожидается объект JSON"
     assert response.headers["Cache-Control"] == "no-store"
 
 

@@ -9,6 +9,7 @@ from app import texts
 from app.caching import invalidate_catalogue
 from app.extensions import db
 from app.models import Content, ContentPerson, Genre, Person, PersonType, Tag
+from tests.api.error_rules import assert_error_rules
 from tests.api.queries import statements
 from tests.api.test_player_page import page_context
 
@@ -21,6 +22,7 @@ def assert_error(response, status, code):
     assert error["code"] == code
     assert error["message"]
     assert "Traceback" not in response.get_data(as_text=True)
+    assert_error_rules(error)
     return error
 
 
@@ -121,7 +123,7 @@ def test_episodes_by_content_in_play_order(client, demo_catalogue):
 @pytest.mark.parametrize("query", ["", "?content-id=", "?content-id=abc", "?content-id=-3", "?content-id=99999999999"])
 def test_episodes_need_a_valid_content_id(client, demo_catalogue, query):
     error = assert_error(client.get(f"/episodes{query}"), 422, "validation_error")
-    assert "content-id" in error["details"]["query"]
+    assert "content-id" in error["details"]["fields"]
 
 
 @pytest.mark.parametrize("path", ["/contents/99999999999", "/contents/99999999999/seasons",

@@ -37,3 +37,14 @@ def test_a_domain_error_on_the_player_page_is_its_error_screen(app, client, monk
     response = client.get("/?movie_id=1")
     assert response.status_code == 404 and response.mimetype == "text/html"
     assert "Контент не доступен" in response.get_data(as_text=True)
+
+
+def test_a_rule_names_its_fields_in_the_one_shape(fresh_app):
+    """``fields=`` gives each named field the refusal's message, beside the error's other details."""
+    def fail() -> None:
+        raise Invalid("unknown_plan", "Такого тарифа нет", {"plans": ["month"]}, fields=["plan"])
+
+    fresh_app.add_url_rule("/fails", "fails", fail)
+    error = fresh_app.test_client().get("/fails").get_json()["error"]
+    assert error["details"] == {"plans": ["month"], "fields": {"plan": ["Такого тарифа нет"]}}
+    assert Invalid("x", "Нет").fields == {} and Invalid("x", "Нет").details is None

@@ -51,16 +51,16 @@ def test_a_100_mb_body_is_refused_unread(client):
 
 
 @pytest.mark.parametrize(("body", "message"), [
-    ("[" * 20_000 + "]" * 20_000, "nested deeper than 32"),  # 40 kB: was a RecursionError, a 500
-    ('{"time": ' + "[" * 33 + "]" * 33 + "}", "nested deeper than 32"),
-    ('{"time": ' + "9" * 5000 + "}", "more than 19 digits"),  # was a ValueError past 4,300 digits: a 500
-    ('{"time": -' + "9" * 20 + "}", "more than 19 digits"),
-    ('{"time": 1e999}', "out of range"),
-    ('{"time": NaN}', "NaN is not JSON"),
-    ('{"time": 1, "note": "a\\u0000b"}', "control character"),  # PostgreSQL cannot store NUL: was a 500
-    ('{"time": 1, "a\\u0007": 1}', "control character"),
-    ('{"time": 1', "not JSON"),
-    (b'{"time": "\xff"}', "not JSON"),
+    ("[" * 20_000 + "]" * 20_000, "вложено глубже 32 уровней"),  # 40 kB: was a RecursionError, a 500
+    ('{"time": ' + "[" * 33 + "]" * 33 + "}", "вложено глубже 32 уровней"),
+    ('{"time": ' + "9" * 5000 + "}", "длиннее 19 цифр"),  # was a ValueError past 4,300 digits: a 500
+    ('{"time": -' + "9" * 20 + "}", "длиннее 19 цифр"),
+    ('{"time": 1e999}', "вне допустимого диапазона"),
+    ('{"time": NaN}', "NaN — не JSON"),
+    ('{"time": 1, "note": "a\\u0000b"}', "управляющий символ"),  # PostgreSQL cannot store NUL: was a 500
+    ('{"time": 1, "a\\u0007": 1}', "управляющий символ"),
+    ('{"time": 1', "Тело запроса — не JSON"),
+    (b'{"time": "\xff"}', "Тело запроса — не JSON"),
 ])
 def test_json_that_would_hurt_the_parser_or_the_database_is_a_400(client, body, message):
     error = assert_error(client.post(TIME, data=body, content_type="application/json"), 400, "bad_request")
@@ -76,7 +76,7 @@ def test_text_with_tabs_and_newlines_is_fine_json(client):
 @pytest.mark.parametrize("query", ["event=start&source=a%00b", "event=start%0A", "ev%01ent=start", "event=start&x=%7F"])
 def test_a_control_character_in_the_query_is_a_400(client, query):
     error = assert_error(client.get(f"/ad-tracking?{query}"), 400, "bad_request")
-    assert "control character" in error["message"]
+    assert "управляющий символ" in error["message"]
 
 
 def test_the_player_page_ignores_a_value_with_one_as_the_spec_ignores_invalid_values(client, demo_catalogue):
@@ -125,7 +125,7 @@ def test_a_lone_surrogate_anywhere_in_a_json_body_is_a_400(app, client, path, po
     sent = json.dumps(with_surrogate(body, field, position))  # ASCII, the surrogate written as \ud800
     assert "\\ud800" in sent
     response = client.post(path, data=sent, content_type="application/json", headers=headers)
-    assert "lone surrogate" in assert_error(response, 400, "bad_request")["message"]
+    assert "одиночный суррогат" in assert_error(response, 400, "bad_request")["message"]
 
 
 def test_a_surrogate_pair_is_text_like_any_other(client, mailbox):

@@ -75,6 +75,9 @@ def test_the_documented_error_shape_is_the_one_the_service_sends(client, documen
     envelope = schemas["Error"]
     assert envelope["required"] == ["error"] and set(envelope["properties"]) == {"error"}
     detail = schemas[envelope["properties"]["error"]["$ref"].rsplit("/", 1)[-1]]
+    details = schemas[detail["properties"]["details"]["allOf"][0]["$ref"].rsplit("/", 1)[-1]]
+    assert details["additionalProperties"] is True  # each error's own ids and limits beside the fields
+    assert details["properties"]["fields"]["additionalProperties"] == {"type": "array", "items": {"type": "string"}}
     for response in (client.get("/contents/123456"), client.get("/episodes?content-id=x"),
                      client.get("/vast.xml"), client.post("/contents/1/episodes/1/completed")):
         body = response.get_json()

@@ -130,7 +130,7 @@ def test_the_password_is_checked_at_completion_and_a_weak_one_costs_no_try(app, 
     weak = client.post("/signup/complete", json={"email": EMAIL, "code": code, "password": "password123"})
     assert assert_error(weak, 422, "weak_password")["message"] == "Этот пароль слишком распространён, выберите другой"
     missing = client.post("/signup/complete", json={"email": EMAIL, "code": code})
-    assert "password" in assert_error(missing, 422, "validation_error")["details"]["json"]
+    assert "password" in assert_error(missing, 422, "validation_error")["details"]["fields"]
     owner_completes_with_the_newest_code(client, mailbox)  # the same code, its one try unspent
     only_the_owner_signs_in(client)
 

@@ -139,7 +139,7 @@ def test_the_query_joins_one_the_new_address_has_and_its_fragment_stays(app, cli
                                    "?path=/" + "a" * 1024])
 def test_the_path_is_required_and_a_site_path(client, demo_catalogue, query):
     error = assert_error(client.get(f"/redirect-info{query}"), 422, "validation_error")
-    assert "path" in error["details"]["query"]
+    assert "path" in error["details"]["fields"]
 
 
 def test_a_path_of_the_longest_length_is_asked(client, demo_catalogue):

@@ -193,7 +193,7 @@ def create_account(email: str, name: str, password: str, role: Role) -> Account:
     email = normalise_email(email)
     _refuse_weak(password, email)
     if find_account(email) is not None:
-        raise Conflict("email_taken", "Этот адрес почты уже занят", {"field": "email"})
+        raise Conflict("email_taken", "Этот адрес почты уже занят", fields=["email"])
     made = db.session.scalar(
         dialect_insert(db.session, Account)
         .values(email=email, name=name.strip(), role=role, password_hash=hash_password(password), confirmed_at=now())
@@ -201,7 +201,7 @@ def create_account(email: str, name: str, password: str, role: Role) -> Account:
         .returning(Account.id)
     )
     if made is None:  # the same email a moment ago
-        raise Conflict("email_taken", "Этот адрес почты уже занят", {"field": "email"})
+        raise Conflict("email_taken", "Этот адрес почты уже занят", fields=["email"])
     return get_account(made)
 
 
@@ -239,7 +239,7 @@ def set_blocked(account_id: int, blocked: bool, by_account_id: int, revocations:
 def _refuse_weak(password: str, email: str) -> None:
     problem = password_problem(password, email)
     if problem:
-        raise Invalid("weak_password", problem, {"field": "password"})
+        raise Invalid("weak_password", problem, fields=["password"])
 
 
 def _code_hash(account_id: int, purpose: CodePurpose, code: str) -> str:
@@ -279,14 +279,14 @@ def _use_code(account: Account | None, purpose: CodePurpose, code: str,
     refusal keeps it (``keep_changes``)."""
     row = _live_code(account, purpose, rules) if account is not None else None
     if row is None or account is None:
-        raise Invalid("invalid_code", INVALID_CODE, {"field": "code"})
+        raise Invalid("invalid_code", INVALID_CODE, fields=["code"])
     if not hmac.compare_digest(row.code_hash, _code_hash(account.id, purpose, code)):
         db.session.execute(update(AccountCode).where(AccountCode.id == row.id)
                            .values(attempts=AccountCode.attempts + 1))
-        raise Invalid("invalid_code", INVALID_CODE, {"field": "code"}, keep_changes=True)
+        raise Invalid("invalid_code", INVALID_CODE, fields=["code"], keep_changes=True)
     spent = db.session.execute(
         update(AccountCode).where(AccountCode.id == row.id, AccountCode.used_at.is_(None)).values(used_at=now())
     )
     if spent.rowcount != 1:  # type: ignore[attr-defined]  # another request spent it a moment ago
-        raise Invalid("invalid_code", INVALID_CODE, {"field": "code"})
+        raise Invalid("invalid_code", INVALID_CODE, fields=["code"])
     return account, row

@@ -41,7 +41,7 @@ def request_subscription(account_id: int, plan: str, plans: dict[str, int]) -> R
     per account and plan: a repeat adds no row). One statement decides it, so two requests at once make one row. A
     pending subscription to another plan stays as it is: the provider may be taking its payment right now."""
     if plan not in plans:
-        raise Invalid("unknown_plan", "Такого тарифа нет", {"field": "plan", "plans": sorted(plans)})
+        raise Invalid("unknown_plan", "Такого тарифа нет", {"plans": sorted(plans)}, fields=["plan"])
     made = db.session.scalar(
         dialect_insert(db.session, Subscription)
         .values(account_id=account_id, plan=plan, status=SubscriptionStatus.PENDING, created_at=now())
@@ -60,7 +60,7 @@ def signature(secret: str, body: bytes) -> str:
 
 def check_signature(secret: str, body: bytes, given: str | None) -> None:
     if not given or not hmac.compare_digest(signature(secret, body), given.strip()):
-        raise Unauthenticated("invalid_signature", "The notification's signature does not match its body")
+        raise Unauthenticated("invalid_signature", "Подпись уведомления не сходится с его телом")
 
 
 def handle_event(event_id: str, subscription_id: int, kind: str, plans: dict[str, int]) -> Handled:
@@ -94,5 +94,5 @@ def handle_event(event_id: str, subscription_id: int, kind: str, plans: dict[str
 def _subscription(subscription_id: int) -> Subscription:
     subscription = db.session.get(Subscription, subscription_id)
     if subscription is None:
-        raise NotFound("subscription_not_found", "No such subscription", {"subscriptionId": subscription_id})
+        raise NotFound("subscription_not_found", "Подписка не найдена", {"subscriptionId": subscription_id})
     return subscription

@@ -78,7 +78,7 @@ def record_hit(creative_id: int, event: str, source: str, error_code: str = "", 
     """One pixel of a house document: kept with the error code and the playhead when they are well formed (the player
     may have left a macro unfilled); NotFound for a creative that does not exist."""
     if db.session.get(AdCreative, creative_id) is None:
-        raise NotFound("creative_not_found", "No such creative", {"creative": creative_id})
+        raise NotFound("creative_not_found", "Креатив не найден", {"creative": creative_id})
     hit = AdTrackingHit(
         creative_id=creative_id,
         event=event,

@@ -73,7 +73,7 @@ def list_request(query: Mapping[str, Any], body: Mapping[str, Any] | None = None
     merged = {**query, **(body or {})}
     unknown = set(merged) - _NAMES
     if unknown:  # the schemas refuse them first; this guards the callers that build the mappings themselves
-        raise Invalid("unknown_filter", "Неизвестный фильтр", {"fields": sorted(unknown)})
+        raise Invalid("unknown_filter", "Неизвестный фильтр", fields=sorted(unknown))
     values: dict[str, Any] = {name: tuple(value) if isinstance(value, list) else value
                               for name, value in merged.items()}
     values["available_here"] = PlaysHere(country) if values.get("available_here") else None

@@ -82,7 +82,7 @@ def revert_change(session: Session, entry: AuditEntry, labels: dict[str, str]) -
              if _revertable(state.mapper, field) and _stored(target, field) != after]
     if since:
         raise Conflict("changed_since", CHANGED_SINCE.format(fields=", ".join(
-            f"«{labels.get(field, field)}»" for field in since)), {"fields": since})
+            f"«{labels.get(field, field)}»" for field in since)), fields=since)
     return _apply(session, target, wanted, labels)
 
 
@@ -147,7 +147,7 @@ def _apply(session: Session, target: Any, wanted: dict[str, Any], labels: dict[s
             if field in mapper.relationships or field in SECRET_FIELDS:
                 skipped.append(field)  # its own children (they have their own history), or a secret
         elif field in mapper.relationships:
-            values[field] = _rows_named(session, mapper.relationships[field].mapper.class_, value or [],
+            values[field] = _rows_named(session, mapper.relationships[field].mapper.class_, value or [], field,
                                         labels.get(field, field))
         else:
             values[field] = _typed(session, mapper.columns[field], value, labels.get(field, field))
@@ -171,11 +171,11 @@ def _typed(session: Session, column: Any, value: Any, label: str) -> Any:
     for key in column.foreign_keys:
         if mapper_of(key.column.table.name) is not None and find_row(session, key.column.table.name, value) is None:
             raise NotFound("reference_gone", REFERENCE_GONE.format(field=label, value=f"№{value}"),
-                           {"field": column.key})
+                           fields=[column.key])
     return value
 
 
-def _rows_named(session: Session, model: Any, names: Iterable[str], label: str) -> list[Any]:
+def _rows_named(session: Session, model: Any, names: Iterable[str], field: str, label: str) -> list[Any]:
     """The rows called ``names`` now (the trail keeps a relation as its rows' names); each must be one row."""
     rows: dict[str, list[Any]] = {}
     for row in session.scalars(select(model)):
@@ -184,6 +184,6 @@ def _rows_named(session: Session, model: Any, names: Iterable[str], label: str) 
     for name in names:
         matching = rows.get(name, [])
         if len(matching) != 1:
-            raise NotFound("reference_gone", REFERENCE_GONE.format(field=label, value=name), {"field": label})
+            raise NotFound("reference_gone", REFERENCE_GONE.format(field=label, value=name), fields=[field])
         found.append(matching[0])
     return found
