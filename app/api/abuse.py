@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_smorest import Blueprint
-
+from app.api.arguments import Blueprint
 from app.api.decorators import shared_read
 from app.api.docs import NO_STORE, VIEWER, answers
 from app.errors import ApiError

@@ -13,11 +13,11 @@ from typing import Any
 from flask import current_app, jsonify, request
 from flask_jwt_extended import decode_token, get_jwt, verify_jwt_in_request
 from flask_jwt_extended.exceptions import JWTExtendedException
-from flask_smorest import Blueprint
 from jwt import PyJWTError
 from werkzeug.wrappers import Response
 
 from app import registry
+from app.api.arguments import Blueprint
 from app.api.decorators import require_role
 from app.api.docs import answers, never_stored
 from app.errors import ApiError

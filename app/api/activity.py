@@ -12,8 +12,8 @@ from typing import Any
 
 from flask import g, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from app.api.arguments import Blueprint
 from app.api.docs import VIEWER, answers, id_parameter, never_stored
 from app.errors import ApiError
 from app.extensions import limiter

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_smorest import Blueprint
-
 from app import registry
+from app.api.arguments import Blueprint
 from app.api.decorators import require_role
 from app.api.docs import answers, id_parameter, never_stored
 from app.http.tokens import current_account_id

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_smorest import Blueprint
-
+from app.api.arguments import Blueprint
 from app.api.decorators import require_role
 from app.api.docs import answers, never_stored
 from app.caching import NAMED_CACHES, store

@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import Response, jsonify
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import RAISE
 
+from app.api.arguments import Blueprint
 from app.api.decorators import shared_read
 from app.api.docs import answers, id_parameter, slug_parameter
 from app.caching import refresh_derived_later, store
@@ -114,7 +114,7 @@ def api_verdict(rules: Any, country: str | None) -> Verdict:
 class FreshEpisodes(MethodView):
     """The newest episodes across series (spec §7 ``POST /episodes/fresh``; also a GET, which a CDN can keep)."""
 
-    @blp.arguments(FreshEpisodesQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(FreshEpisodesQuerySchema, location="query")
     @shared_read(blp, page_of(FreshEpisodeSchema), 404, 422)
     def get(self, query: dict[str, Any]) -> Any:
         """Episodes of published series, the last added first, each with its season and its content's card;

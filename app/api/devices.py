@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_smorest import Blueprint
-
+from app.api.arguments import Blueprint
 from app.api.docs import NO_STORE, answers
 from app.extensions import limiter
 from app.http.rates import by_ip, configured

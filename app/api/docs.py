@@ -2,7 +2,8 @@
 the error statuses it can answer, all in the one error shape (app/schemas/common.py ErrorSchema), and who may call it.
 
 Every call: 400 (app/http/limits.py: a control character in the query, a body that is not JSON within its limits),
-413 for one with a body, 500 and 503 (the default response, DEFAULT_ERROR). Each call adds its own (``answers``)."""
+413 and 415 for one with a body (too large; not JSON: app/api/arguments.py), 500 and 503 (the default response,
+DEFAULT_ERROR). Each call adds its own (``answers``)."""
 
 from __future__ import annotations
 
@@ -37,8 +38,9 @@ def never_stored(blp: Blueprint) -> None:
 
 
 def answers(blp: Blueprint, *statuses: int, body: bool = False) -> Callable[[Any], Any]:
-    """Documents 400 and each of ``statuses`` (413 too with ``body``) as error responses of the decorated view."""
-    wanted = sorted({400, *statuses, *((413,) if body else ())})
+    """Documents 400 and each of ``statuses`` (413 and 415 too with ``body``) as error responses of the decorated
+    view."""
+    wanted = sorted({400, *statuses, *((413, 415) if body else ())})
 
     def decorate(view: Any) -> Any:
         for status in wanted:

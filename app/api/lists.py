@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
-from marshmallow import RAISE
 
+from app.api.arguments import Blueprint
 from app.api.decorators import shared_read
 from app.api.docs import answers, id_parameter, slug_parameter
 from app.caching import refresh_derived_later, store
@@ -56,7 +55,7 @@ def get_category(slug: str, type: str) -> Any:
 
 
 @blp.route("/categories/tree/content-type/<int:id>", parameters=[TYPE_ID])
-@blp.arguments(TreeQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
+@blp.arguments(TreeQuerySchema, location="query", as_kwargs=True)
 @shared_read(blp, CategoryNodeSchema(many=True), 404, 422)
 def get_category_tree(id: int, include_empty: bool) -> Any:
     """The content type's categories as a tree, siblings in position order, each with how many published titles it
@@ -65,7 +64,7 @@ def get_category_tree(id: int, include_empty: bool) -> Any:
 
 
 @blp.route("/categories/main-mart/content-type/<int:id>", parameters=[TYPE_ID])
-@blp.arguments(MartQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
+@blp.arguments(MartQuerySchema, location="query", as_kwargs=True)
 @shared_read(blp, MartEntrySchema(many=True), 404, 422)
 def get_type_main_mart(id: int, limit: int, available_here: bool = False) -> Any:
     """The home page's showcase for one content type: its main-mart categories in position order, each with its
@@ -74,7 +73,7 @@ def get_type_main_mart(id: int, limit: int, available_here: bool = False) -> Any
 
 
 @blp.route("/categories/main-mart")
-@blp.arguments(MartQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
+@blp.arguments(MartQuerySchema, location="query", as_kwargs=True)
 @shared_read(blp, MartEntrySchema(many=True), 422)
 def get_main_mart(limit: int, available_here: bool = False) -> Any:
     """The home page's showcase: the main-mart categories of every type, in position order, with their contents."""
@@ -97,14 +96,14 @@ def get_filters(id: int) -> Any:
 @blp.route("/contents")
 class Contents(MethodView):
     @limited_catalogue_read
-    @blp.arguments(ContentsQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(ContentsQuerySchema, location="query")
     @shared_read(blp, CardPage, 422, 429)
     def get(self, query: dict[str, Any]) -> Any:
         """Every published content, filtered and sorted by the query string (a list: the parameter repeated)."""
         return shared(lists.list_contents(list_request(query, country=viewer_country())).envelope())
 
     @limited_catalogue_read
-    @blp.arguments(ContentsQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(ContentsQuerySchema, location="query")
     @blp.arguments(ContentsBodySchema, required=False)
     @blp.response(200, CardPage)
     @answers(blp, 422, 429, body=True)
@@ -116,7 +115,7 @@ class Contents(MethodView):
 
 class CategoryContents(MethodView):
     @limited_catalogue_read
-    @blp.arguments(CategoryContentsQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(CategoryContentsQuerySchema, location="query")
     @shared_read(blp, CardPage, 404, 422, 429)
     def get(self, query: dict[str, Any], type: str, slug: str) -> Any:
         """The published contents of a category of a content type (by their slugs), filtered and sorted by the
@@ -124,7 +123,7 @@ class CategoryContents(MethodView):
         return shared(lists.category_contents(type, slug, list_request(query, country=viewer_country())).envelope())
 
     @limited_catalogue_read
-    @blp.arguments(CategoryContentsQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(CategoryContentsQuerySchema, location="query")
     @blp.arguments(CategoryContentsBodySchema, required=False)
     @blp.response(200, CardPage)
     @answers(blp, 404, 422, 429, body=True)

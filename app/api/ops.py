@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app
-from flask_smorest import Blueprint
 from sqlalchemy import text
 
+from app.api.arguments import Blueprint
 from app.api.docs import NO_STORE, answers
 from app.extensions import db
 from app.schemas.ops import HealthSchema, ReadinessSchema

@@ -24,9 +24,8 @@ from typing import Any
 from flask import current_app, request
 from flask.views import MethodView
 from flask_jwt_extended import get_jwt, verify_jwt_in_request
-from flask_smorest import Blueprint
-from marshmallow import RAISE
 
+from app.api.arguments import Blueprint
 from app.api.docs import BEARER, answers, id_parameter, never_stored, slug_parameter
 from app.errors import ApiError
 from app.extensions import limiter
@@ -105,7 +104,7 @@ def create(body: dict[str, Any]) -> Any:
 
 @blp.route("/v2/playlists", methods=["POST"])
 @signed_in
-@blp.arguments(PlaylistPageQuerySchema, location="query", unknown=RAISE)
+@blp.arguments(PlaylistPageQuerySchema, location="query")
 @blp.arguments(PlaylistPageBodySchema, required=False)
 @blp.response(200, PlaylistPage)
 @answers(blp, 401, 403, 422, body=True)
@@ -167,7 +166,7 @@ def membership(body: dict[str, Any], playlist_id: int, content_id: int) -> Any:
 
 @blp.route("/playlists/<int:playlist_id>/contents", methods=["POST"], parameters=[PLAYLIST_ID])
 @limited_catalogue_read
-@blp.arguments(PlaylistPageQuerySchema, location="query", unknown=RAISE)
+@blp.arguments(PlaylistPageQuerySchema, location="query")
 @blp.arguments(PlaylistPageBodySchema, required=False)
 @blp.response(200, CardPage)
 @blp.doc(security=MAYBE_BEARER)
@@ -180,7 +179,7 @@ def contents_v1(query: dict[str, Any], body: dict[str, Any], playlist_id: int) -
 
 @blp.route("/v2/playlists/<int:playlist_id>/contents", methods=["POST"], parameters=[PLAYLIST_ID])
 @limited_catalogue_read
-@blp.arguments(PlaylistContentsQuerySchema, location="query", unknown=RAISE)
+@blp.arguments(PlaylistContentsQuerySchema, location="query")
 @blp.arguments(PlaylistContentsBodySchema, required=False)
 @blp.response(200, CardPage)
 @blp.doc(security=MAYBE_BEARER)

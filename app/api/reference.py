@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_smorest import Blueprint
-
+from app.api.arguments import Blueprint
 from app.api.decorators import shared_read
 from app.api.docs import SHARED_HEADERS, answers, id_parameter, slug_parameter
 from app.http.shared import shareable, shared

@@ -20,9 +20,8 @@ from typing import Any
 
 from flask.views import MethodView
 from flask_jwt_extended import get_jwt
-from flask_smorest import Blueprint
-from marshmallow import RAISE
 
+from app.api.arguments import Blueprint
 from app.api.decorators import require_role, shared_read
 from app.api.docs import BEARER, NO_STORE, answers, id_parameter
 from app.http.rates import limited_catalogue_read, limited_review_votes, limited_review_writes
@@ -66,7 +65,7 @@ def _signed_in_account() -> int | None:
 @blp.route(REVIEWS, parameters=[CONTENT_ID])
 class Reviews(MethodView):
     @limited_catalogue_read
-    @blp.arguments(ReviewsQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(ReviewsQuerySchema, location="query")
     @shared_read(blp, ReviewPage, 404, 422, 429)
     def get(self, query: dict[str, Any], content_id: int) -> Any:
         """The content's reviews, newest (default) or most helpful first: the shared answer, the same for every
@@ -74,7 +73,7 @@ class Reviews(MethodView):
         return shared(_page(content_id, query, None))
 
     @limited_catalogue_read
-    @blp.arguments(ReviewsQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(ReviewsQuerySchema, location="query")
     @blp.arguments(ReviewsBodySchema, required=False)
     @blp.response(200, ReviewPage, headers={"Cache-Control": {"schema": {"type": "string"}}})
     @blp.doc(security=[{}, *BEARER])

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import RAISE
 
+from app.api.arguments import Blueprint
 from app.api.decorators import shared_read
 from app.api.docs import answers
 from app.caching import store
@@ -32,7 +32,7 @@ def found(loaded: dict[str, Any]) -> dict[str, Any]:
 @blp.route("/v2/contents/search")
 class Search(MethodView):
     @limited_catalogue_read
-    @blp.arguments(SearchQuerySchema, location="query", unknown=RAISE)
+    @blp.arguments(SearchQuerySchema, location="query")
     @shared_read(blp, SearchPageSchema, 422, 429)
     def get(self, request: dict[str, Any]) -> Any:
         """Published contents matching every word in a field (title, original title or transliteration, people,

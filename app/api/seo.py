@@ -22,8 +22,8 @@ from dataclasses import replace
 from typing import Any
 
 from flask import Response, current_app, request, url_for
-from flask_smorest import Blueprint
 
+from app.api.arguments import Blueprint
 from app.api.decorators import require_role
 from app.api.docs import NO_STORE, answers
 from app.clock import now

@@ -9,9 +9,9 @@ from typing import Any
 
 from flask import Response
 from flask_jwt_extended import unset_jwt_cookies, verify_jwt_in_request
-from flask_smorest import Blueprint
 
 from app import registry
+from app.api.arguments import Blueprint
 from app.api.decorators import require_role
 from app.api.docs import BEARER, answers, never_stored
 from app.extensions import limiter

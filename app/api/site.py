@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_smorest import Blueprint
-
+from app.api.arguments import Blueprint
 from app.api.decorators import shared_read
 from app.http.shared import share
 from app.http.viewer import viewer_country

@@ -9,8 +9,8 @@ from functools import wraps
 from typing import Any
 
 from flask import current_app, request
-from flask_smorest import Blueprint
 
+from app.api.arguments import Blueprint
 from app.api.decorators import require_role
 from app.api.docs import answers
 from app.errors import ApiError

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, url_for
-from flask_smorest import Blueprint
 
+from app.api.arguments import Blueprint
 from app.api.docs import answers
 from app.extensions import db, limiter
 from app.http.rates import by_ip, configured

@@ -102,7 +102,7 @@ def test_time_must_be_whole_non_negative_seconds(client, demo_catalogue, body, n
 
 
 def test_time_sent_as_a_form_is_refused(client, demo_catalogue):
-    assert_error(client.post(TIME.format(3), data={"time": "12"}, headers=VIEWER), 422, "validation_error")
+    assert_error(client.post(TIME.format(3), data={"time": "12"}, headers=VIEWER), 415, "unsupported_media_type")
 
 
 def test_the_largest_time_an_integer_column_holds_is_accepted(app, client, demo_catalogue):

@@ -1,0 +1,51 @@
+"""How every call reads its arguments: the one rule, on the blueprint every API module makes (flask-smorest over
+webargs and marshmallow).
+
+* **The query string**: a key the call does not know is ignored (marshmallow's EXCLUDE), as TMDB's and Jellyfin's APIs
+  do: a site's links carry keys of their own (``utm_source``, ``fbclid``, a cache buster) and a read answers as
+  without them. A known key with a bad value is still a 422 naming it. No call may ask otherwise (``unknown`` for the
+  query is refused when the module is read).
+* **A JSON body** stays as strict as its schema (marshmallow's RAISE unless a schema says otherwise): a field the call
+  does not take is a 422.
+* **A body of another type** (a form, multipart, text/plain) to a call that takes JSON is a 415
+  ``unsupported_media_type`` (its message: app/errors.py), not a 422 "Missing data" for a body it never read. A call
+  without a body at all (no Content-Length, or 0) reads as an empty one, as before: a POST whose fields are all
+  optional needs no Content-Type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flask_smorest
+from flask import Request
+from marshmallow import EXCLUDE, Schema
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import UnsupportedMediaType
+
+QUERY = "query"
+
+
+def has_body(req: Request) -> bool:
+    """Whether the request carries a body: a Content-Length above 0, or a chunked one."""
+    return bool(req.content_length) or "chunked" in req.headers.get("Transfer-Encoding", "").lower()
+
+
+class Parser(FlaskParser):
+    def load_json(self, req: Request, schema: Schema) -> Any:
+        if has_body(req) and not req.is_json:
+            raise UnsupportedMediaType()
+        return super().load_json(req, schema)
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's, with the rule above."""
+
+    ARGUMENTS_PARSER = Parser()
+
+    def arguments(self, schema: Any, *, location: str = "json", **kwargs: Any) -> Any:
+        if location == QUERY:
+            if "unknown" in kwargs:
+                raise TypeError("a query's unknown keys are ignored on every call (app/api/arguments.py)")
+            kwargs["unknown"] = EXCLUDE
+        return super().arguments(schema, location=location, **kwargs)
