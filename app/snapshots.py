@@ -28,13 +28,14 @@ from app.database import UNAVAILABLE
 from app.models.catalogue import shown
 from app.schemas.catalogue import ContentDetailsSchema, PlayerContentSchema, SeasonSchema, dump_episodes
 from app.services.catalogue.contents import content_not_found, episode_ref, load_content, load_episodes
+from app.services.catalogue.details import title_details
 from app.services.player.episodes import EpisodeRef
 
 log = logging.getLogger(__name__)
 LAST_KNOWN_SECONDS = 86_400  # the copy an outage falls back to
 # In every key: a snapshot of another shape, kept by the release before (Redis outlives a deployment), is not read.
 # Bump it whenever ContentSnapshot or what its dumps hold changes.
-SHAPE = 3
+SHAPE = 4
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class ContentSnapshot:
     publish_at: datetime | None
     unpublish_at: datetime | None
     content: dict[str, Any]  # PlayerContentSchema's dump: the page's blob carries it, so it stays this small
-    details: dict[str, Any]  # ContentDetailsSchema's dump: GET /contents/{id} adds it to ``content``
+    details: dict[str, Any]  # ContentDetailsSchema's dump: GET /contents/{id} adds it to ``content`` (over it)
     seasons: list[dict[str, Any]]  # SeasonSchema's dumps
     episodes: list[dict[str, Any]]  # EpisodeSchema's dumps, in play order, isCompleted false, addresses unsigned
     places: tuple[EpisodeRef, ...]  # the same episodes, for the choice of the one to open
@@ -81,7 +82,7 @@ def _build(content_id: int) -> ContentSnapshot | None:
         publish_at=content.publish_at,
         unpublish_at=content.unpublish_at,
         content=PlayerContentSchema().dump(content),
-        details=ContentDetailsSchema().dump(content),
+        details=ContentDetailsSchema().dump(title_details(content, [episode.duration for episode in episodes])),
         seasons=SeasonSchema(many=True).dump(content.seasons),
         episodes=dump_episodes(episodes),
         places=tuple(episode_ref(e) for e in episodes),

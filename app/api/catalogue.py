@@ -38,7 +38,7 @@ from app.services.catalogue.contents import (
     published_id_by_kinopoisk,
     published_id_by_slug,
 )
-from app.services.catalogue.reach import PlaysHere
+from app.services.catalogue.reach import PlaysHere, playability
 from app.services.player.availability import Verdict
 from app.services.player.context import Viewer, availability_of
 from app.snapshots import get_snapshot
@@ -160,9 +160,12 @@ def get_available(content_id: int, domain: str | None) -> Any:
 
 def content_of(content_id: int) -> Response:
     """The API's answer for a content from its snapshot: the player's fields and the details (the page carries only
-    the former)."""
+    the former), and whether it plays for the viewer's country (app/services/catalogue/reach.py): shared by everyone
+    in a country."""
     snapshot = get_snapshot(content_id)
-    return dumped({**snapshot.content, **snapshot.details})
+    reason = playability([episode["m3u8MasterFilePath"] for episode in snapshot.episodes], snapshot.rules,
+                         viewer_country())
+    return dumped({**snapshot.content, **snapshot.details, "playable": reason is None, "reason": reason})
 
 
 def dumped(data: Any, shared: bool = True) -> Response:

@@ -77,8 +77,31 @@ class CreditGroups(fields.List):
         return super()._serialize([{"type": kind, "persons": parts} for kind, parts in ordered], attr, obj, **kwargs)
 
 
+class LanguageLabelSchema(Schema):
+    code = fields.Str(required=True, metadata={"example": "ru"})
+    title = fields.Str(required=True, metadata={"example": "Русский"})
+
+
+class CategoryCrumbSchema(Schema):
+    id = fields.Int(required=True, metadata={"example": 2})
+    slug = fields.Str(required=True, metadata={"example": "drama-films"})
+    title = fields.Str(required=True, metadata={"example": "Драмы"})
+
+
+class ContentCategorySchema(CategoryCrumbSchema):
+    """A category a content is in, for breadcrumbs: its type (its list is ``/types/{type}/categories/{slug}/contents``)
+    and its parents."""
+
+    contentType = fields.Nested(LabelSchema, attribute="content_type", required=True,
+                                metadata={"example": {"slug": "film", "title": "Фильм"}})
+    parents = fields.List(fields.Nested(CategoryCrumbSchema), required=True, metadata={
+        "description": "the categories above it, from the type's first level down; empty for a first-level one",
+        "example": []})
+
+
 class ContentDetailsSchema(Schema):
-    """What ``GET /contents/{id}`` adds to the player's fields (apart in the snapshot: the page never carries it)."""
+    """What ``GET /contents/{id}`` adds to the player's fields (apart in the snapshot: the page never carries it),
+    and the labels it gives with their titles where the player's fields have their slugs or codes only."""
 
     slug = fields.Str(required=True, metadata={"example": "dolgaya-doroga-domoy"})
     originalTitle = fields.Str(attribute="original_title", required=True, allow_none=True,
@@ -98,6 +121,19 @@ class ContentDetailsSchema(Schema):
         "example": [{"slug": "dubliazh", "title": "Дубляж"}, {"slug": "original", "title": "Оригинал"}]})
     subtitles = fields.List(fields.Nested(SubtitleRefSchema), required=True, metadata={
         "example": [{"code": "en", "title": "English"}, {"code": "ru", "title": "Русский"}]})
+    content_type = fields.Nested(LabelSchema, data_key="contentType", required=True,
+                                 metadata={"example": {"slug": "film", "title": "Фильм"}})
+    countries = fields.List(fields.Nested(LabelSchema), required=True,
+                            metadata={"example": [{"slug": "ru", "title": "Россия"}]})
+    languages = fields.List(fields.Nested(LanguageLabelSchema), required=True, metadata={
+        "description": "its audio languages", "example": [{"code": "en", "title": "English"},
+                                                          {"code": "ru", "title": "Русский"}]})
+    categories = fields.List(fields.Nested(ContentCategorySchema), attribute="breadcrumbs", required=True, metadata={
+        "example": [{"id": 2, "slug": "drama-films", "title": "Драмы",
+                     "contentType": {"slug": "film", "title": "Фильм"}, "parents": []}]})
+    runtime = fields.Int(required=True, allow_none=True, metadata={
+        "description": "seconds: a film's length, a series' typical episode (the median of its episodes' durations); "
+                       "null when no duration is known", "example": 1860})
     persons = CreditGroups(fields.Nested(CreditGroupSchema), required=True, metadata={"example": [
         {"type": {"slug": "director", "title": "Режиссёр"},
          "persons": [{"id": 1, "slug": "anna-morozova", "name": "Анна Морозова", "character": None}]},
@@ -105,9 +141,16 @@ class ContentDetailsSchema(Schema):
          "persons": [{"id": 2, "slug": "ivan-petrov", "name": "Иван Петров", "character": "Отец"}]}]})
 
 
-class ContentSchema(PlayerContentSchema, ContentDetailsSchema):
+class ContentSchema(ContentDetailsSchema, PlayerContentSchema):
     """A content as ``GET /contents/{id}`` (and its by-slug and Kinopoisk lookups) answer: the player's fields and
-    the details."""
+    the details (whose labels, with their titles, stand for the player's), and whether it plays for the caller."""
+
+    playable = fields.Bool(required=True, metadata={
+        "description": "whether it plays for the caller's country from the API: it has media, no rule blocks the "
+                       "country, and it is not licensed to named sites only", "example": True})
+    reason = fields.Str(required=True, allow_none=True, metadata={
+        "description": "why it does not play: no_media, blocked_country or blocked_domain (it plays only in the "
+                       "frames of the sites it is licensed to); null when it plays", "example": None})
 
 
 class SeasonSchema(Schema):

@@ -57,13 +57,24 @@ FILM_DETAILS = {
          "persons": [{"id": 2, "slug": "ivan-petrov", "name": "Иван Петров", "character": "Отец"}]},
     ],
     "reviews": {"count": 0, "averageRating": None},  # viewers' reviews: tests/api/test_reviews_api.py
+    # the labels with their titles where the player's fields have slugs and codes (tests/api/test_title_page.py)
+    "contentType": {"slug": "film", "title": "Фильм"},
+    "countries": [{"slug": "ru", "title": "Россия"}],
+    "languages": [{"code": "en", "title": "English"}, {"code": "ru", "title": "Русский"}],
+    "categories": [
+        {"id": 2, "slug": "drama-films", "title": "Драмы", "contentType": {"slug": "film", "title": "Фильм"},
+         "parents": []},
+        {"id": 1, "slug": "new", "title": "Новинки", "contentType": {"slug": "film", "title": "Фильм"}, "parents": []},
+    ],
+    "runtime": 1860,
 }
+PLAYS = {"playable": True, "reason": None}  # for this viewer's country (tests/api/test_title_page.py)
 
 
 def test_content_has_the_spec_fields_and_its_details(client, demo_catalogue):
     body = client.get("/contents/1").get_json()
     updated = body.pop("updatedAt")
-    assert body == {**FILM_PLAYER_FIELDS, **FILM_DETAILS}
+    assert body == {**FILM_PLAYER_FIELDS, **FILM_DETAILS, **PLAYS}
     # RFC 3339: a date, a time and an offset
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})", updated), updated
     assert datetime.fromisoformat(updated).tzinfo is not None
@@ -84,7 +95,8 @@ def test_the_player_pages_blob_keeps_only_the_players_fields(client, demo_catalo
     assert context["content"] == FILM_PLAYER_FIELDS
     series = page_context(client.get("/?movie_id=2"))["content"]
     assert set(series) == set(FILM_PLAYER_FIELDS) and series["title"] == "Тихая гавань"
-    assert set(client.get("/contents/1").get_json()) == set(FILM_PLAYER_FIELDS) | set(FILM_DETAILS) | {"updatedAt"}
+    assert set(client.get("/contents/1").get_json()) == set(FILM_PLAYER_FIELDS) | set(FILM_DETAILS) | set(PLAYS) | {
+        "updatedAt"}
 
 
 def test_content_has_an_etag_and_answers_304(client, demo_catalogue):

@@ -98,8 +98,12 @@ def test_an_episodes_resource_is_what_the_player_plays(client, demo_catalogue):
     episodes = client.get("/episodes?content-id=2").get_json()
     answer = client.get(f"/episodes/{episodes[4]['id']}/resource").get_json()
     assert answer["available"] is True and answer["reason"] is None
-    assert answer["content"] == {k: v for k, v in client.get("/contents/2").get_json().items()
-                                 if k in answer["content"]}
+    read = client.get("/contents/2").get_json()
+    # the player's fields (spec §3): the read's labels without their titles (tests/api/test_title_page.py)
+    labels = {"contentType": {"slug": read["contentType"]["slug"]},
+              "countries": [{"slug": country["slug"]} for country in read["countries"]],
+              "languages": [{"code": language["code"]} for language in read["languages"]]}
+    assert answer["content"] == {**{k: v for k, v in read.items() if k in answer["content"]}, **labels}
     assert answer["content"]["title"] == "Тихая гавань"
     assert answer["episode"] == episodes[4]  # signed the same way, for the same viewer
     assert re.fullmatch(r"/media/s/[\w-]{22}/\d+/ru/2/titles/series-s2e2/master\.json",

@@ -12,7 +12,7 @@ from sqlalchemy.orm import joinedload, selectinload
 from app import texts
 from app.clock import now
 from app.extensions import db
-from app.models import Content, ContentPerson, Episode
+from app.models import Category, Content, ContentPerson, Episode
 from app.models.ids import storable_id
 from app.models.slugs import is_slug
 from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
@@ -36,8 +36,8 @@ def _not_found(details: dict[str, Any]) -> NotFound:
 
 def load_content(content_id: int) -> Content | None:
     """The content with what the player and the API show of it (countries, languages, seasons, availability rules,
-    labels, subtitles, credits), in one query per collection; None when there is none, an id no column can hold
-    included. Unpublished ones too: the caller decides who may see them."""
+    labels, subtitles, credits, categories with their types), in one query per collection; None when there is none,
+    an id no column can hold included. Unpublished ones too: the caller decides who may see them."""
     if not storable_id(content_id):
         return None
     query = (
@@ -52,6 +52,7 @@ def load_content(content_id: int) -> Content | None:
             selectinload(Content.tags),
             selectinload(Content.voice_authors),
             selectinload(Content.subtitles),
+            selectinload(Content.categories).joinedload(Category.content_type),
             selectinload(Content.persons).options(joinedload(ContentPerson.person),
                                                   joinedload(ContentPerson.person_type)),
         )
