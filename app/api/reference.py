@@ -17,10 +17,11 @@ from app.schemas.paging import PageQuerySchema, page_of
 from app.schemas.reference import (
     ContentTypeSchema,
     CountrySchema,
+    FilmographySchema,
     GenreSchema,
     LanguageSchema,
     ListQuerySchema,
-    PersonContentSchema,
+    PersonDetailsSchema,
     PersonSchema,
     PersonTypeSchema,
     SubtitleLanguageSchema,
@@ -28,7 +29,7 @@ from app.schemas.reference import (
     TagSchema,
     VoiceAuthorSchema,
 )
-from app.services.catalogue import reference, types
+from app.services.catalogue import persons, reference, types
 from app.services.catalogue.paging import Page
 
 blp = Blueprint("reference", __name__, description="Content types, genres, tags, languages, countries, voice authors, "
@@ -150,9 +151,24 @@ def post_persons_of_type(slug: str, query: str | None, page: int, pageSize: int)
     return envelope(reference.persons_of_type(slug, query, page, pageSize))
 
 
-@blp.route("/persons/<int:person_id>/contents", parameters=[id_parameter("person_id", "a person's id", 2)])
+PERSON_ID = id_parameter("person_id", "a person's id", 2)
+
+
+@blp.route("/persons/<int:person_id>", parameters=[PERSON_ID])
 @blp.arguments(PageQuerySchema, location="query", as_kwargs=True)
-@shared_read(blp, page_of(PersonContentSchema), 404, 422)
+@shared_read(blp, PersonDetailsSchema, 404, 422)
+def get_person(person_id: int, page: int, pageSize: int) -> Any:
+    """A person: name, original name, photo, the kinds of part they take (``roles``) and their published contents
+    (``contents``: cards with the person's parts, newest year first, a page of them as ``page`` and ``pageSize``
+    ask)."""
+    return shared(persons.person_details(person_id, page, pageSize))
+
+
+@blp.route("/persons/<int:person_id>/contents", parameters=[PERSON_ID])
+@blp.arguments(PageQuerySchema, location="query", as_kwargs=True)
+@shared_read(blp, FilmographySchema, 404, 422)
 def get_person_contents(person_id: int, page: int, pageSize: int) -> Any:
-    """The person's published contents as cards, newest year first, each with the person's parts in it."""
-    return envelope(reference.person_contents(person_id, page, pageSize))
+    """The person's published contents as cards, newest year first, each with the person's parts in it, and whose
+    they are (``person``)."""
+    found = persons.person(person_id)
+    return shared({**persons.person_contents(found.id, page, pageSize).envelope(), "person": found})

@@ -7,7 +7,7 @@ from marshmallow import Schema, fields, validate
 
 from app.schemas.cards import ContentCardSchema
 from app.schemas.common import Id, Text
-from app.schemas.paging import PageQuerySchema
+from app.schemas.paging import PageQuerySchema, page_of
 
 MAX_QUERY = 100  # characters of a filter: a title or a name, not a document
 
@@ -77,6 +77,21 @@ class PersonContentSchema(ContentCardSchema):
     """A content of a person's filmography: its card and the person's parts in it."""
 
     parts = fields.List(fields.Nested(PersonPartSchema), required=True)
+
+
+class PersonDetailsSchema(PersonSchema):
+    """A person (``GET /persons/{id}``): who, the kinds of part they take, and a page of their contents."""
+
+    roles = fields.List(fields.Nested(PersonTypeSchema), required=True, metadata={
+        "description": "the kinds of part they take in published contents, in the credits' order of types",
+        "example": [{"slug": "actor", "title": "Актёр"}]})
+    contents = fields.Nested(page_of(PersonContentSchema), required=True, metadata={
+        "description": "their published contents as ``GET /persons/{id}/contents`` pages them (page, pageSize)"})
+
+
+FilmographySchema = type("FilmographySchema", (page_of(PersonContentSchema),), {
+    "person": fields.Nested(PersonSchema, required=True, metadata={"description": "whose contents these are"}),
+})
 
 
 class ListQuerySchema(PageQuerySchema):

@@ -1,16 +1,15 @@
 """The catalogue's reference lists (spec §7): content types, genres, tags, languages, countries, voice authors, the
-subtitle languages, person types, the persons of a type and a person's contents. Only published contents count.
+subtitle languages, person types, the persons of a type (a person and their contents: persons.py). Only published
+contents count.
 
 Every list is ordered in full (its sort key, then the id), so that a page never repeats or skips a row; each call
 runs a fixed number of queries whatever its size."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, exists, func, or_, select
-from sqlalchemy.orm import contains_eager
+from sqlalchemy import ColumnElement, exists, func, or_, select
 
 from app.extensions import db
 from app.models import (
@@ -28,7 +27,6 @@ from app.models import (
 from app.models.ids import storable_id
 from app.models.slugs import is_slug
 from app.models.taxonomy import content_subtitles
-from app.services.catalogue.cards import CARD_OPTIONS
 from app.services.catalogue.contents import content_not_found
 from app.services.catalogue.paging import Page, paginate
 from app.services.catalogue.publishing import public
@@ -112,37 +110,6 @@ def persons_of_type(slug: str, query: str | None, page: int, page_size: int) -> 
     if query:
         rows = rows.where(or_(holds(Person.name, query), holds(Person.original_name, query)))
     return paginate(rows, Person.id, page, page_size)
-
-
-@dataclass(frozen=True)
-class CreditedContent:
-    """A content as a card, with the person's parts in it; reads as the content for everything else, so that the
-    card's schema dumps it as it dumps a content."""
-
-    content: Content
-    parts: list[ContentPerson]
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.content, name)
-
-
-def person_contents(person_id: int, page: int, page_size: int) -> Page:
-    """The person's published contents, newest year first (no year last), each with the person's parts in it."""
-    if not storable_id(person_id) or db.session.get(Person, person_id) is None:
-        raise NotFound("person_not_found", "Персона не найдена", {"id": person_id})
-    credited = exists().where(ContentPerson.content_id == Content.id, ContentPerson.person_id == person_id)
-    rows: Select[Any] = (select(Content).where(public(), credited).options(*CARD_OPTIONS)
-                         .order_by(Content.year.desc().nulls_last()))
-    found = paginate(rows, Content.id, page, page_size)
-    parts: dict[int, list[ContentPerson]] = {content.id: [] for content in found.items}
-    if parts:
-        query = (select(ContentPerson).join(ContentPerson.person_type)
-                 .options(contains_eager(ContentPerson.person_type))  # each part's type in the same query
-                 .where(ContentPerson.person_id == person_id, ContentPerson.content_id.in_(parts))
-                 .order_by(PersonType.position, ContentPerson.position, ContentPerson.id))
-        for part in db.session.scalars(query):
-            parts[part.content_id].append(part)
-    return Page([CreditedContent(c, parts[c.id]) for c in found.items], found.total, found.page, found.page_size)
 
 
 def holds(column: Any, text: str) -> ColumnElement[bool]:
