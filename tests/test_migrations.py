@@ -54,9 +54,10 @@ def test_tracking_hits_keep_their_playhead_when_the_query_goes(make_database):
         db.engine.dispose()
 
 
-def test_the_reach_of_every_content_is_written_by_its_migration(make_database):
-    """a4c2e8f61d3b derives contents.reach from the episodes and rules there already are (app/services/catalogue/
-    reach.py): the demo's, with one title's master paths cleared before it runs."""
+def test_the_reach_of_every_content_is_written_by_its_migrations(make_database):
+    """a4c2e8f61d3b derives contents.reach from the episodes and rules there already are, b7d3f1a9c6e2 tells allow
+    lists from block lists after storing the rules' values trimmed and in lower case (app/services/catalogue/reach.py):
+    the demo's, with one title's master paths cleared and rules written as a hand might have before they run."""
     import sqlalchemy as sa
     from flask_migrate import downgrade, upgrade
 
@@ -70,8 +71,22 @@ def test_the_reach_of_every_content_is_written_by_its_migration(make_database):
         downgrade(revision="d3a7c5e9b1f2")
         with db.engine.begin() as connection:
             connection.execute(sa.text("UPDATE episodes SET master_file_path = NULL WHERE content_id = 1"))
+            connection.execute(sa.text(
+                "INSERT INTO availability_rules (content_id, kind, value) VALUES (3, 'block_country', ' RU'), "
+                "(3, 'block_country', 'De '), (2, 'allow_country', 'RU'), (2, 'allow_country', 'ru ')"))
+        upgrade(revision="a4c2e8f61d3b")
+        with db.engine.connect() as connection:
+            reach = dict(connection.execute(sa.text("SELECT id, reach FROM contents")).all())
+        assert reach == {1: "nowhere", 2: "by_country", 3: "by_country", 4: "everywhere", 5: "nowhere"}
         upgrade()
         with db.engine.connect() as connection:
             reach = dict(connection.execute(sa.text("SELECT id, reach FROM contents")).all())
-        assert reach == {1: "nowhere", 2: "everywhere", 3: "by_country", 4: "everywhere", 5: "nowhere"}
+            rules = connection.execute(sa.text("SELECT content_id, kind, value FROM availability_rules "
+                                               "WHERE kind != 'allow_domain' ORDER BY content_id, value")).all()
+        assert reach == {1: "nowhere", 2: "only_countries", 3: "except_countries", 4: "everywhere", 5: "nowhere"}
+        assert [tuple(rule) for rule in rules] == [(2, "allow_country", "ru"), (3, "block_country", "de"),
+                                                   (3, "block_country", "ru")]
+        downgrade(revision="a4c2e8f61d3b")
+        with db.engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT reach FROM contents WHERE id = 3")).scalar() == "by_country"
         db.engine.dispose()

@@ -260,7 +260,8 @@ class Reach(enum.StrEnum):
     """Where the API plays a content, as its ``reach`` column keeps it (app/services/catalogue/reach.py)."""
 
     NOWHERE = "nowhere"  # no episode with a master file, or licensed to named sites only (docs/licences.md)
-    BY_COUNTRY = "by_country"  # media, and country rules: the viewer's country decides
+    ONLY_COUNTRIES = "only_countries"  # media, and an allow list of countries (block rules besides, maybe)
+    EXCEPT_COUNTRIES = "except_countries"  # media, and blocked countries only
     EVERYWHERE = "everywhere"  # media, and no rule that stops an API caller
 
 
@@ -270,16 +271,25 @@ RULE_WORDS = {RuleKind.ALLOW_COUNTRY: "только в стране", RuleKind.B
 
 class AvailabilityRule(db.Model):  # type: ignore[name-defined]
     __tablename__ = "availability_rules"
-    __table_args__ = (UniqueConstraint("content_id", "kind", "value"),)
+    # ix_availability_rules_kind_value: the contents a country's rules name, for the lists' "available here" filter
+    # (app/services/catalogue/reach.py), an index-only range
+    __table_args__ = (UniqueConstraint("content_id", "kind", "value"),
+                      Index("ix_availability_rules_kind_value", "kind", "value", "content_id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), index=True)
     kind: Mapped[RuleKind] = mapped_column(
         Enum(RuleKind, name="availability_rule_kind", values_callable=lambda kinds: [k.value for k in kinds])
     )
-    value: Mapped[str] = mapped_column(String(255))  # a country code or a domain, lower case
+    value: Mapped[str] = mapped_column(String(255))  # a country code or a domain, lower case (``normalised``)
 
     content: Mapped[Content] = relationship(back_populates="availability_rules")
+
+    @validates("value")
+    def normalised(self, _key: str, value: str) -> str:
+        """Stored as the rules are read (app/services/player/availability.py): without surrounding spaces, in lower
+        case, so that the database compares them as they are."""
+        return value.strip().lower() if isinstance(value, str) else value
 
     def __str__(self) -> str:
         return f"{RULE_WORDS.get(RuleKind(self.kind), self.kind)}: {self.value}"

@@ -36,7 +36,7 @@ def reaches(app):
 
 
 def test_the_demo_reaches(app, demo_catalogue):
-    assert reaches(app) == {1: Reach.EVERYWHERE, 2: Reach.EVERYWHERE, 3: Reach.BY_COUNTRY, 4: Reach.EVERYWHERE,
+    assert reaches(app) == {1: Reach.EVERYWHERE, 2: Reach.EVERYWHERE, 3: Reach.EXCEPT_COUNTRIES, 4: Reach.EVERYWHERE,
                             5: Reach.NOWHERE}
 
 
@@ -129,7 +129,7 @@ def test_the_filter_follows_the_rules_and_the_media_as_they_change(app, client, 
     assert ids(client.get(listed)) == [1, 2, 4, 5]
     change(app, lambda: db.session.delete(db.session.get(Episode, 10)))  # 5's only episode
     assert ids(client.get(listed)) == [1, 2, 4]
-    assert reaches(app) == {1: Reach.EVERYWHERE, 2: Reach.EVERYWHERE, 3: Reach.BY_COUNTRY, 4: Reach.EVERYWHERE,
+    assert reaches(app) == {1: Reach.EVERYWHERE, 2: Reach.EVERYWHERE, 3: Reach.EXCEPT_COUNTRIES, 4: Reach.EVERYWHERE,
                             5: Reach.NOWHERE}
 
 
@@ -226,3 +226,17 @@ def test_the_filter_costs_no_query_more(app, client, demo_catalogue):
         with statements(app) as filtered:
             client.get(f"{path}?limit=3&availableHere=true" if "mart" in path else f"{path}?availableHere=true")
         assert len(filtered) == len(plain), path
+
+
+def test_rule_values_are_stored_as_they_are_compared(app, demo_catalogue):
+    """Trimmed and in lower case (the admin's forms did so already; now every write through the ORM), so the filter
+    compares them as they are, by their index."""
+    def typed():
+        film = db.session.get(Content, 1)
+        film.availability_rules.append(AvailabilityRule(kind=RuleKind.ALLOW_COUNTRY, value=" DE "))
+
+    change(app, typed)
+    with app.app_context():
+        values = db.session.scalars(select(AvailabilityRule.value).where(AvailabilityRule.content_id == 1)).all()
+    assert values == ["de"]
+    assert reaches(app)[1] == Reach.ONLY_COUNTRIES
