@@ -4,7 +4,7 @@ lists' "available here" filter then reads the rules naming the viewer's country 
 (app/services/catalogue/reach.py; issue 33)
 
 Revision ID: b7d3f1a9c6e2
-Revises: a4c2e8f61d3b
+Revises: 98d40bce031b
 Create Date: 2026-12-02 14:00:00.000000
 
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'b7d3f1a9c6e2'
-down_revision = 'a4c2e8f61d3b'
+down_revision = '98d40bce031b'
 branch_labels = None
 depends_on = None
 
