@@ -100,9 +100,14 @@ def test_title_and_person_pages_of_a_category_page(site):
     cards = read(site, "/contents", type="series", pageSize=5)["items"] + read(site, "/contents", type="film",
                                                                                pageSize=5)["items"]
     persons_seen = 0
+    playing = {item["id"] for item in walk(site, "/contents", availableHere="true")}
     for card in cards:
         title = read(site, f"/contents/{card['id']}")
         assert (title["id"], title["title"], title["slug"]) == (card["id"], card["title"], card["slug"])
+        assert title["playable"] is (card["id"] in playing) and title["contentType"] == card["contentType"]
+        for category in title["categories"]:  # its breadcrumbs lead to lists that hold it
+            listed = walk(site, f"/types/{category['contentType']['slug']}/categories/{category['slug']}/contents")
+            assert card["id"] in {item["id"] for item in listed}, category
         assert read(site, f"/contents/by-slug/{card['slug']}")["id"] == card["id"]
         episodes = read(site, "/episodes", **{"content-id": card["id"]})
         assert episodes and (len(episodes) > 1) == card["hasMultipleEpisodes"]
@@ -113,6 +118,9 @@ def test_title_and_person_pages_of_a_category_page(site):
             for person in group["persons"][:2]:
                 filmography = walk(site, f"/persons/{person['id']}/contents")
                 assert card["id"] in {item["id"] for item in filmography}, person
+                page = read(site, f"/persons/{person['id']}", pageSize=PAGE)
+                assert page["name"] == person["name"] and page["contents"]["total"] == len(filmography)
+                assert group["type"]["slug"] in {role["slug"] for role in page["roles"]}
                 persons_seen += 1
     assert persons_seen
 
