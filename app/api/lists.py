@@ -34,7 +34,7 @@ from app.schemas.lists import (
 )
 from app.schemas.paging import page_of
 from app.services.catalogue import categories, lists
-from app.services.catalogue.facets import facets
+from app.services.catalogue.facets import category_counts, category_facets, facets
 from app.services.catalogue.filters import list_request
 from app.services.catalogue.reach import PlaysHere
 
@@ -60,7 +60,9 @@ def get_category(slug: str, type: str) -> Any:
 def get_category_tree(id: int, include_empty: bool) -> Any:
     """The content type's categories as a tree, siblings in position order, each with how many published titles it
     holds (its sub-categories' included, each title once); the empty ones left out unless ``includeEmpty``."""
-    return shared(categories.category_tree(id, include_empty=include_empty))
+    generation = store().generation()
+    return shared(categories.category_tree(
+        id, lambda: category_counts(id, generation, when_missing=refresh_derived_later), include_empty=include_empty))
 
 
 @blp.route("/categories/main-mart/content-type/<int:id>", parameters=[TYPE_ID])
@@ -91,6 +93,15 @@ def here(available_here: bool) -> PlaysHere | None:
 def get_filters(id: int) -> Any:
     """The facets of the content type's published contents with their counts: what the list filters can ask for."""
     return shared(facets(id, store().generation(), when_missing=refresh_derived_later))
+
+
+@blp.route("/types/<string:type>/categories/<string:slug>/filters", parameters=SLUGS)
+@limited_catalogue_read
+@shared_read(blp, FacetsSchema, 404, 429)
+def get_category_filters(type: str, slug: str) -> Any:
+    """The facets of a category's published titles (its sub-categories' included, as its list has them) with their
+    counts: what each filter of its page lists (genres=drama on the category's list gives the genre's count)."""
+    return shared(category_facets(type, slug))
 
 
 @blp.route("/contents")

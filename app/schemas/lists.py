@@ -18,6 +18,7 @@ from app.schemas.paging import DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE
 
 MAX_VALUES = 20  # values of one list filter
 SORTS = ("position", "newest", "year", "rating", "title")  # as app/services/catalogue/filters.py SORTS
+MATCHES = ("any", "all")  # as app/services/catalogue/filters.py MATCHES
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?")
 
 
@@ -81,12 +82,26 @@ class RatingBandSchema(Schema):
     count = fields.Int(required=True, metadata={"example": 2})
 
 
+class AgeCountSchema(Schema):
+    max = fields.Int(required=True, metadata={"description": "an age mark (0, 6, 12, 16, 18)", "example": 12})
+    count = fields.Int(required=True, metadata={
+        "description": "the titles marked at most this: what ageRatingMax=max lists", "example": 4})
+
+
 class FacetsSchema(Schema):
+    """Each value a list filter can ask for, with how many titles that filter lists (a label, a year, an age mark:
+    the total of the list with it)."""
+
     genres = fields.List(fields.Nested(LabelCountSchema), required=True)
     countries = fields.List(fields.Nested(LabelCountSchema), required=True,
                             metadata={"example": [{"slug": "ru", "title": "Россия", "count": 3}]})
+    tags = fields.List(fields.Nested(LabelCountSchema), required=True,
+                       metadata={"example": [{"slug": "road-movie", "title": "Роуд-муви", "count": 1}]})
     years = fields.List(fields.Nested(YearCountSchema), required=True)
     ratings = fields.List(fields.Nested(RatingBandSchema), required=True)
+    ages = fields.List(fields.Nested(AgeCountSchema), required=True, metadata={
+        "description": "the age marks the titles have, lowest first, each counting the titles marked at most it",
+        "example": [{"max": 6, "count": 1}, {"max": 12, "count": 3}, {"max": 18, "count": 4}]})
     voiceAuthors = fields.List(fields.Nested(LabelCountSchema), required=True,
                                metadata={"example": [{"slug": "dubliazh", "title": "Дубляж", "count": 3}]})
 
@@ -130,6 +145,12 @@ def _slugs(attribute: str, example: str, what: str) -> fields.Field:
                                  "example": [example]})
 
 
+def _match(attribute: str, name: str | None = None) -> fields.Field:
+    return fields.Str(attribute=f"{attribute}_match", validate=validate.OneOf(MATCHES), metadata={
+        "description": f"any (the default): a title with any of the {name or attribute} asked for; all: with every "
+                       "one of them («драма и комедия»)", "example": "all"})
+
+
 def available_here() -> fields.Field:
     return Flag(attribute="available_here", metadata={
         "description": "true: only the titles that play for the viewer's country (they have media, no rule blocks "
@@ -151,9 +172,13 @@ class CategoryContentsBodySchema(Schema):
     IN_QUERY: ClassVar[bool] = False
 
     genres = _slugs("genres", "drama", "genres")
+    genresMatch = _match("genres")
     countries = _slugs("countries", "ru", "countries")
+    countriesMatch = _match("countries")
     tags = _slugs("tags", "road-movie", "tags")
+    tagsMatch = _match("tags")
     voiceAuthors = _slugs("voice_authors", "dubliazh", "voice authors")
+    voiceAuthorsMatch = _match("voice_authors", "voiceAuthors")
     yearFrom = Whole(attribute="year_from", validate=validate.Range(min=1800, max=2200),
                      metadata={"description": "from this year on", "example": 2019})
     yearTo = Whole(attribute="year_to", validate=validate.Range(min=1800, max=2200),

@@ -13,6 +13,7 @@ from app.clock import now
 from app.extensions import db
 from app.http.background import drain_jobs
 from app.models import CacheCounter, Content, ContentType, TypeFacets
+from app.services.catalogue.categories import count_categories
 from app.services.catalogue.facets import count_facets
 from app.services.catalogue.relevance import RELEVANCE_YEAR, relevance
 from tests.api.queries import statements
@@ -24,9 +25,41 @@ def type_id(app, slug):
 
 
 def kept(app, content_type_id):
+    """The kept row's generation and facets, the current generation, and the facets as counted now."""
     with app.app_context():
         row = db.session.get(TypeFacets, content_type_id)
-        return (row.generation, row.facets, store().generation(), count_facets(content_type_id)) if row else None
+        if row is None:
+            return None
+        facets = {facet: counts for facet, counts in row.facets.items() if facet != "categories"}
+        return row.generation, facets, store().generation(), count_facets(content_type_id)
+
+
+def kept_categories(app, content_type_id):
+    """The categories' counts kept beside the facets, and as counted now."""
+    with app.app_context():
+        row = db.session.get(TypeFacets, content_type_id)
+        return ({int(key): count for key, count in row.facets["categories"].items()},
+                count_categories(content_type_id))
+
+
+def test_the_categories_counts_are_kept_and_the_tree_counts_nothing(app, client, demo_catalogue):
+    for slug in ("film", "series"):
+        assert kept_categories(app, type_id(app, slug))[0] == kept_categories(app, type_id(app, slug))[1]
+    with statements(app) as seen:
+        tree = client.get("/categories/tree/content-type/1").get_json()
+    assert [node["count"] for node in tree] == [1, 3, 1] and not [s for s in seen if "GROUP BY" in s]
+    with app.app_context():
+        db.session.execute(update(Content).where(Content.id == 1).values(published=False))
+        db.session.commit()
+        invalidate_catalogue()  # outside a request: at once
+    kept_now, counted = kept_categories(app, 1)
+    assert kept_now == counted == {2: 2, 3: 1}
+    with app.app_context():  # kept under another generation: the read counts for itself
+        db.session.execute(update(TypeFacets).values(generation=TypeFacets.generation - 1))
+        db.session.commit()
+    with statements(app) as seen:
+        tree = client.get("/categories/tree/content-type/1?includeEmpty=true").get_json()
+    assert [node["count"] for node in tree] == [0, 2, 1] and [s for s in seen if "GROUP BY" in s]
 
 
 def facets_read(app, client, content_type_id):

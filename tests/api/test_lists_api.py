@@ -200,9 +200,12 @@ def test_the_facets_of_a_type_with_counts(app, client, demo_catalogue):
                    {"slug": "adventure", "title": "Приключения", "count": 1},
                    {"slug": "thriller", "title": "Триллер", "count": 2}],
         "countries": [{"slug": "ru", "title": "Россия", "count": 3}, {"slug": "fr", "title": "Франция", "count": 1}],
+        "tags": [{"slug": "road-movie", "title": "Роуд-муви", "count": 1},
+                 {"slug": "festival", "title": "Фестивальное кино", "count": 1}],
         "years": [{"year": 2022, "count": 1}, {"year": 2021, "count": 1}, {"year": 2019, "count": 1},
                   {"year": 2018, "count": 1}],
         "ratings": [{"from": 7, "count": 2}, {"from": 6, "count": 1}, {"from": 5, "count": 1}],
+        "ages": [{"max": 6, "count": 1}, {"max": 12, "count": 3}, {"max": 18, "count": 4}],
         "voiceAuthors": [{"slug": "dubliazh", "title": "Дубляж", "count": 4},
                          {"slug": "original", "title": "Оригинал", "count": 1}],
     }

@@ -24,6 +24,10 @@ PATHS = {
     "contents 100": "/contents?pageSize=100",
     "contents here 100": "/contents?availableHere=true&pageSize=100",
     "most-relevant here 100": "/contents/most-relevant?availableHere=true&pageSize=100",
+    "tree/1": "/categories/tree/content-type/1",
+    "category filters popular": "/types/film/categories/popular/filters",
+    "category filters drama": "/types/film/categories/drama-films/filters",
+    "category list popular": "/types/film/categories/popular/contents?pageSize=100",
 }
 
 

@@ -8,12 +8,13 @@ directly keeps its place there, one only in a sub-category takes its place in it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Integer as SqlInteger
-from sqlalchemy import Select, distinct, func, select, values
+from sqlalchemy import Select, distinct, func, literal_column, select, values
+from sqlalchemy.dialects.postgresql import array
 from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.sql import column
 
@@ -84,6 +85,14 @@ def descendants(category_id: int, children: dict[int, list[int]]) -> tuple[int, 
     return tuple(found)
 
 
+def in_scope(ids: Sequence[int]) -> Any:
+    """Whether a content is linked to any of the categories ``ids``: on PostgreSQL its own ``category_ids`` overlap
+    them (their GIN index; app/services/catalogue/filters.py LABEL_ARRAYS), on SQLite its links."""
+    if db.engine.dialect.name == "postgresql":
+        return literal_column("contents.category_ids").op("&&")(array(list(ids)))
+    return Content.id.in_(select(ContentCategory.content_id).where(ContentCategory.category_id.in_(ids)))
+
+
 def placed(ids: Sequence[int]) -> Any:
     """The titles linked to the categories ``ids`` with their place among them (``content_id``, ``position``: the
     lowest of their links'), as a selectable to join; one category's links as they are."""
@@ -94,16 +103,17 @@ def placed(ids: Sequence[int]) -> Any:
             .where(ContentCategory.category_id.in_(ids)).group_by(ContentCategory.content_id).subquery("placed"))
 
 
-def category_tree(type_id: int, counted: dict[int, int] | None = None, include_empty: bool = False
+def category_tree(type_id: int, counted: Callable[[], dict[int, int]] | None = None, include_empty: bool = False
                   ) -> list[dict[str, Any]]:
     """The type's categories as a forest, siblings in position order, each with ``count``: its published titles, its
-    sub-categories' included (``counted``: as kept, else counted here). Empty ones are left out unless
-    ``include_empty`` (a category whose sub-categories hold titles is not empty). Two queries, the tree built here."""
+    sub-categories' included (``counted``, once the type is known to exist: as kept, app/services/catalogue/facets.py
+    ``category_counts``; else counted here). Empty ones are left out unless ``include_empty`` (a category whose
+    sub-categories hold titles is not empty). The tree is one query, built here."""
     content_type(type_id)
     rows = db.session.execute(select(Category.id, Category.parent_id, Category.slug, Category.title)
                               .where(Category.content_type_id == type_id)
                               .order_by(Category.position, Category.id)).all()
-    counts = counted if counted is not None else count_categories(type_id, rows)
+    counts = counted() if counted is not None else count_categories(type_id, rows)
     nodes = {row.id: {"id": row.id, "slug": row.slug, "title": row.title, "count": counts.get(row.id, 0),
                       "children": []} for row in rows}
     roots: list[dict[str, Any]] = []

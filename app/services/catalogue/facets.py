@@ -1,43 +1,66 @@
-"""The facets of a type's filters (GET /categories/filters/{id}): each label, year and rating band of the type's
-published contents with how many have it. Counting them is five GROUP BY scans of the type's contents (about half a
-second for 50,000 films on PostgreSQL), so the counts are kept per type in type_facets under the catalogue's
-generation (app/caching.py): a read is a primary-key lookup when the kept row is of the current generation, and
-counts itself (as before, the same answer) when it is not. A change to the catalogue bumps the generation and
-recounts every type's facets (``store_facets``: the refresh after the change, app/jobs/derived.py), so the reads after
-it find them kept. The row keeps how many of the type's contents are published too: most-relevant's total."""
+"""The facets of the lists' filters: a type's (GET /categories/filters/{id}) and a category's (GET
+/types/{type}/categories/{slug}/filters): each label, year, rating band and age mark of the published contents with
+how many have it (counted by app/services/catalogue/facet_counts.py). Counting a type's reads every title of the type,
+so its counts, and its categories' (the tree's), are kept per type in type_facets under the catalogue's generation
+(app/caching.py): a read is a primary-key lookup when the kept row is of the current generation, and counts itself
+(as before, the same answer) when it is not. A change to the catalogue bumps the generation and recounts every type's
+(``store_facets``: the refresh after the change, app/jobs/derived.py), so the reads after it find them kept. The row
+keeps how many of the type's contents are published too: most-relevant's total. A category's facets are counted at
+each read: its titles are a share of its type's, read once by their index."""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, false, func, select
+from sqlalchemy import false, func, select
 
 from app.database import dialect_insert
 from app.extensions import db
-from app.models import Content, ContentType, Country, Genre, TypeFacets, VoiceAuthor
-from app.models.catalogue import content_countries
+from app.models import Content, ContentType, TypeFacets
 from app.models.slugs import is_slug
-from app.models.taxonomy import content_genres, content_voice_authors
+from app.services.catalogue.categories import category_scope, count_categories, in_scope
+from app.services.catalogue.facet_counts import FACETS, counted
 from app.services.catalogue.publishing import public
 from app.services.catalogue.types import content_type, type_not_found
+
+CATEGORIES = "categories"  # the kept row's {category id: count} beside the facets (no facet: never answered as one)
 
 
 def facets(type_id: int, generation: int, when_missing: Callable[[], object] = lambda: None) -> dict[str, Any]:
     """The type's facets: kept at ``generation`` (the catalogue's current one), else counted now. ``when_missing`` is
-    called when none were ever kept (as the migration leaves them), to have them kept; kept ones of another
-    generation are being made again by the refresh the change started."""
+    called when none were ever kept (as the migration leaves them) or the kept ones lack a facet (kept before it was
+    counted), to have them kept; kept ones of another generation are being made again by the refresh the change
+    started."""
     content_type(type_id)
+    kept = _kept(type_id, generation, FACETS, when_missing)
+    return {facet: kept[facet] for facet in FACETS} if kept is not None else count_facets(type_id)
+
+
+def category_counts(type_id: int, generation: int, when_missing: Callable[[], object] = lambda: None
+                    ) -> dict[int, int]:
+    """How many published titles each category of the type holds, its sub-categories' included (the tree's counts:
+    app/services/catalogue/categories.py): kept with the type's facets at ``generation``, else counted now, as
+    ``facets``. The type is the caller's to check."""
+    kept = _kept(type_id, generation, {CATEGORIES}, when_missing)
+    if kept is None:
+        return count_categories(type_id)
+    return {int(category_id): count for category_id, count in kept[CATEGORIES].items()}
+
+
+def _kept(type_id: int, generation: int, needed: Collection[str], when_missing: Callable[[], object]
+          ) -> dict[str, Any] | None:
+    """The type's kept facets when they are of ``generation`` and have every key ``needed``; else None, having
+    called ``when_missing`` when nothing current can come without a refresh being asked for."""
     kept = db.session.execute(select(TypeFacets.generation, TypeFacets.facets)
                               .where(TypeFacets.content_type_id == type_id)).first()
-    if kept is not None and kept.generation == generation:
+    whole = kept is not None and set(needed) <= set(kept.facets)
+    if whole and kept is not None and kept.generation == generation:
         return dict(kept.facets)
-    if kept is None:
+    if not whole:  # never kept, or kept before a facet was counted
         when_missing()
-    return count_facets(type_id)
+    return None
 
 
 @dataclass(frozen=True)
@@ -64,50 +87,30 @@ def kept_published(type_slug: str | None, generation: int) -> KeptTotal:
 
 
 def store_facets(generation: int) -> int:
-    """Counts every type's facets and keeps them as of ``generation``, read by the caller before counting (so that a
-    row is never newer than what it counted: a change committed meanwhile bumps the generation past it). Returns how
-    many types."""
+    """Counts every type's facets and its categories' counts and keeps them as of ``generation``, read by the caller
+    before counting (so that a row is never newer than what it counted: a change committed meanwhile bumps the
+    generation past it). Returns how many types."""
     type_ids = list(db.session.scalars(select(ContentType.id)))
     for type_id in type_ids:
-        counted = count_facets(type_id)
+        made = {**count_facets(type_id),
+                CATEGORIES: {str(category_id): count for category_id, count in count_categories(type_id).items()}}
         published = db.session.scalar(select(func.count()).select_from(Content)
                                       .where(public(), Content.content_type_id == type_id)) or 0
-        values = {"generation": generation, "facets": counted, "published": published}
+        values = {"generation": generation, "facets": made, "published": published}
         kept = dialect_insert(db.session, TypeFacets).values(content_type_id=type_id, **values)
         db.session.execute(kept.on_conflict_do_update(index_elements=[TypeFacets.content_type_id], set_=values))
     return len(type_ids)
 
 
 def count_facets(type_id: int) -> dict[str, Any]:
-    """The filters' facets of the type's published contents with their counts, a GROUP BY query each: genres,
-    countries and voice authors by title; years, latest first; Kinopoisk rating bands ([from, from + 1), a 10 in
-    the band of 10), best first."""
-    years = db.session.execute(_published_of(type_id, Content.year).order_by(Content.year.desc())).all()
-    # Grouped by the rating itself (at most 101 values, one decimal), banded here: floor() is not SQLite's and
-    # PostgreSQL's cast to integer rounds.
-    bands: Counter[int] = Counter()
-    for rating, count in db.session.execute(_published_of(type_id, Content.kinopoisk_rating)):
-        bands[math.floor(rating)] += count
-    return {
-        "genres": _label_counts(Genre, content_genres, "genre_id", type_id),
-        "countries": _label_counts(Country, content_countries, "country_id", type_id),
-        "years": [{"year": year, "count": count} for year, count in years],
-        "ratings": [{"from": band, "count": bands[band]} for band in sorted(bands, reverse=True)],
-        "voiceAuthors": _label_counts(VoiceAuthor, content_voice_authors, "voice_author_id", type_id),
-    }
+    """The facets of the type's published contents (app/services/catalogue/facet_counts.py)."""
+    return counted([public(), Content.content_type_id == type_id])
 
 
-def _label_counts(model: Any, link: Any, column: str, type_id: int) -> list[dict[str, Any]]:
-    """Each label (genre, country, voice author) of the type's published contents with how many have it."""
-    count = func.count(link.c.content_id)
-    query = (select(model.slug, model.title, count.label("count"))
-             .join(link, getattr(link.c, column) == model.id)
-             .join(Content, Content.id == link.c.content_id)
-             .where(public(), Content.content_type_id == type_id)
-             .group_by(model.id, model.slug, model.title).order_by(model.title, model.slug))
-    return [{"slug": row.slug, "title": row.title, "count": row.count} for row in db.session.execute(query)]
-
-
-def _published_of(type_id: int, column: Any) -> Select[Any]:
-    return (select(column, func.count().label("count"))
-            .where(public(), Content.content_type_id == type_id, column.is_not(None)).group_by(column))
+def category_facets(type_slug: str, slug: str) -> dict[str, Any]:
+    """The facets of the published titles of the category ``slug`` of type ``type_slug`` and of its sub-categories,
+    each title once (its scope, as its list has them: app/services/catalogue/categories.py): what each filter of its
+    page lists. Counted at each read, which the shared store keeps: a category holds a share of its type's titles,
+    read once by its index (docs/benchmarks.md: the cost on 100,000 titles)."""
+    scope = category_scope(type_slug, slug)
+    return counted([public(), in_scope(scope.ids)])

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Select, func, literal_column, select
+from sqlalchemy import ColumnElement, Select, and_, func, literal_column, select
 
 from app.extensions import db
 from app.models import Content, ContentType, Country, Genre, Tag, VoiceAuthor
@@ -17,6 +17,7 @@ from app.services.errors import Invalid
 
 SORTS = ("position", "newest", "year", "rating", "title")
 ORDERS = ("asc", "desc")
+MATCHES = ("any", "all")  # a label filter's values: a title with any of them (the default), or with all
 # The order each sort takes when the caller names none: the editorial order first, the newest, latest, best first.
 DEFAULT_ORDER = {"position": "asc", "newest": "desc", "year": "desc", "rating": "desc", "title": "asc"}
 DEFAULT_PAGE_SIZE = 20
@@ -31,13 +32,17 @@ LABEL_ARRAYS: dict[str, tuple[str, Any]] = {
 
 @dataclass(frozen=True)
 class ListRequest:
-    """One list call's filters, sort and page. Slug filters match any of their values (a slug no row has matches
-    nothing); the others are bounds, inclusive."""
+    """One list call's filters, sort and page. Slug filters match any of their values, or all of them where their
+    ``…_match`` says "all" (a slug no row has matches nothing); the others are bounds, inclusive."""
 
     genres: tuple[str, ...] = ()
     countries: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     voice_authors: tuple[str, ...] = ()
+    genres_match: str = "any"
+    countries_match: str = "any"
+    tags_match: str = "any"
+    voice_authors_match: str = "any"
     year_from: int | None = None
     year_to: int | None = None
     rating_from: float | None = None  # Kinopoisk's
@@ -80,6 +85,8 @@ def list_request(query: Mapping[str, Any], body: Mapping[str, Any] | None = None
     request = ListRequest(**values)
     if request.sort not in SORTS or (request.order is not None and request.order not in ORDERS):
         raise Invalid("unknown_sort", "Неизвестная сортировка", {"sort": request.sort, "order": request.order})
+    if any(getattr(request, f"{field}_match") not in MATCHES for field in LABEL_ARRAYS):
+        raise Invalid("unknown_filter", "Неизвестный фильтр", {"fields": [f"{field}_match" for field in LABEL_ARRAYS]})
     if request.year_from is not None and request.year_to is not None and request.year_from > request.year_to:
         raise Invalid("invalid_year_range", "Год «от» позже года «до»",
                       {"yearFrom": request.year_from, "yearTo": request.year_to})
@@ -88,16 +95,12 @@ def list_request(query: Mapping[str, Any], body: Mapping[str, Any] | None = None
 
 def filtered(query: Query, request: ListRequest) -> Query:
     """``query`` (of Content) narrowed to the published contents ``request``'s filters let through. Label filters are
-    EXISTS subqueries: a content with two of the genres asked for is still one row."""
+    EXISTS subqueries (SQLite) or conditions on the content's own arrays (PostgreSQL): a content with two of the
+    genres asked for is still one row."""
     conditions: list[ColumnElement[bool] | Any] = [public()]
-    arrays = db.engine.dialect.name == "postgresql"
-    for field, (column, model) in LABEL_ARRAYS.items():  # any of the slugs
+    for field in LABEL_ARRAYS:
         if slugs := getattr(request, field):
-            if arrays:  # the arrays overlap (no slug known: NULL, no match)
-                ids = select(func.array_agg(model.id)).where(model.slug.in_(slugs)).scalar_subquery()
-                conditions.append(literal_column(f"contents.{column}").op("&&")(ids))
-            else:  # Content.genres, .countries, .tags, .voice_authors
-                conditions.append(getattr(Content, field).any(model.slug.in_(slugs)))
+            conditions.append(_labelled(field, set(slugs), getattr(request, f"{field}_match") == "all"))
     if request.year_from is not None:
         conditions.append(Content.year >= request.year_from)
     if request.year_to is not None:
@@ -113,6 +116,22 @@ def filtered(query: Query, request: ListRequest) -> Query:
     if request.available_here is not None:
         conditions.append(plays_here(request.available_here))
     return query.where(*conditions)
+
+
+def _labelled(field: str, slugs: set[str], every: bool) -> Any:
+    """A content has any of the labels ``slugs`` of ``field`` (all of them when ``every``): a slug no label has
+    matches nothing, so that all of a known and an unknown one is nothing too."""
+    column, model = LABEL_ARRAYS[field]
+    if db.engine.dialect.name == "postgresql":
+        ids = select(func.array_agg(model.id)).where(model.slug.in_(slugs))
+        if every:  # contains them all; NULL (no match) unless every slug is known
+            return literal_column(f"contents.{column}").op("@>")(
+                ids.having(func.count() == len(slugs)).scalar_subquery())
+        return literal_column(f"contents.{column}").op("&&")(ids.scalar_subquery())  # overlap (none known: NULL)
+    labels = getattr(Content, field)  # Content.genres, .countries, .tags, .voice_authors
+    if every:
+        return and_(*(labels.any(model.slug == slug) for slug in sorted(slugs)))
+    return labels.any(model.slug.in_(slugs))
 
 
 def ordered(query: Select[Any], request: ListRequest, editorial: Any = Content.position,

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ARRAY, Integer, bindparam, func, literal, literal_column, select, true, union_all
-from sqlalchemy.dialects.postgresql import array
+from sqlalchemy import ARRAY, Integer, bindparam, func, literal, select, true, union_all
 from sqlalchemy.orm import joinedload
 
 from app.extensions import db
 from app.models import Category, Content, ContentCategory
 from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
-from app.services.catalogue.categories import category_scope, children_of, descendants, placed
+from app.services.catalogue.categories import category_scope, children_of, descendants, in_scope, placed
 from app.services.catalogue.filters import ListRequest, filtered, ordered
 from app.services.catalogue.paging import Page, paginate, paginate_counting_along
 from app.services.catalogue.publishing import public
@@ -99,8 +98,7 @@ def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
         query = select(Content).join(place, place.c.content_id == Content.id)
         query = ordered(filtered(query, request), request, editorial=place.c.position, newest=Content.id)
         return paginate(query.options(*CARD_OPTIONS), Content.id, request.page, request.page_size)
-    member = literal_column("contents.category_ids").op("&&")(array(list(scope.ids)))
-    members = filtered(select(Content).where(member), request)
+    members = filtered(select(Content).where(in_scope(scope.ids)), request)
     if request.sort == "position":
         place = placed(scope.ids)
         query = ordered(members.join(place, place.c.content_id == Content.id), request, editorial=place.c.position,

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.clock import now
 from app.database import dialect_insert
-from app.models import CacheCounter, Content, TypeFacets
+from app.models import CacheCounter, Category, Content, ContentCategory, TypeFacets
 
 NEUTRAL_RATING = 5.0  # an unrated title counts as the middle of the 10-point scale
 RECENCY_YEARS = 10.0  # a title this many years old counts half its rating; twice as old, a third
@@ -57,8 +57,10 @@ def rescore_all(session: Any) -> int:
 
 
 SCORED = ("year", "kinopoisk_rating", "imdb_rating", "created_at")  # what the score reads of a content
-COUNTED = ("published", "publish_at", "unpublish_at", "content_type_id", "year", "kinopoisk_rating", "genres",
-           "countries", "voice_authors")  # what the kept facets and totals count of it
+COUNTED = ("published", "publish_at", "unpublish_at", "content_type_id", "year", "kinopoisk_rating", "age_rating",
+           "genres", "countries", "tags", "voice_authors", "categories", "category_links")  # what the kept facets,
+# categories' counts and totals count of it; and every change of a category or of a content's place in one
+COUNTED_ROWS = (Category, ContentCategory)
 
 
 def _changed(session: Session, item: Content, fields: tuple[str, ...]) -> bool:
@@ -68,8 +70,9 @@ def _changed(session: Session, item: Content, fields: tuple[str, ...]) -> bool:
 def _contents_flushed(session: Session, _context: Any) -> None:
     """The contents this flush added or changed in what the score reads get their score in the current year (their
     rows are written: the expression reads their year, ratings and the time they were added, a server default, from
-    them); when it added, removed or changed a content in what the facets count, the facets and totals kept of every
-    type (app/services/catalogue/facets.py) stop being answered, in the same transaction: a change that does not bump
+    them); when it added, removed or changed a content in what the facets count, or a category or a content's place
+    in one, the facets, categories' counts and totals kept of every type (app/services/catalogue/facets.py) stop
+    being answered, in the same transaction: a change that does not bump
     the catalogue's generation (a script's, a test's) is never hidden by them. Other changes (a review's counts) leave
     both alone."""
     changed = [item for item in (*session.new, *session.dirty) if isinstance(item, Content) and item.id is not None]
@@ -79,7 +82,10 @@ def _contents_flushed(session: Session, _context: Any) -> None:
         connection.execute(update(Content.__table__).where(Content.__table__.c.id.in_(scored))
                            .values(relevance=relevance(now().year), updated_at=Content.updated_at))
     removed = any(isinstance(item, Content) for item in session.deleted)
-    if connection is not None and (removed or any(_changed(session, item, COUNTED) for item in changed)):
+    placed = any(isinstance(item, COUNTED_ROWS) for item in (*session.new, *session.dirty, *session.deleted))
+    if placed and connection is None:
+        connection = session.connection()
+    if connection is not None and (removed or placed or any(_changed(session, item, COUNTED) for item in changed)):
         connection.execute(update(TypeFacets.__table__).values(generation=NO_GENERATION))
 
 
