@@ -74,10 +74,11 @@ def get_content_by_kinopoisk_id(kinopoisk_id: int) -> Any:
 @blp.route("/contents/most-relevant")
 @limited_catalogue_read
 @blp.arguments(MostRelevantQuerySchema, location="query", as_kwargs=True)
-@shared_read(blp, page_of(ContentCardSchema), 404, 422, 429)
+@shared_read(blp, page_of(ContentCardSchema), 422, 429)
 def get_most_relevant(content_type: str | None, page: int, pageSize: int, available_here: bool = False) -> Any:
     """Published contents, most relevant first (docs/api.md says how relevance is ranked); ``type``: of this
-    content type only (an unknown one is a 404); ``availableHere``: only those that play for the viewer's country."""
+    content type only (a slug no type has lists nothing, as every list's filter); ``availableHere``: only those that
+    play for the viewer's country."""
     share()
     here = PlaysHere(viewer_country()) if available_here else None
     return most_relevant(content_type, page, pageSize, store().generation(), refresh_derived_later, here).envelope()
@@ -115,16 +116,16 @@ class FreshEpisodes(MethodView):
     """The newest episodes across series (spec §7 ``POST /episodes/fresh``; also a GET, which a CDN can keep)."""
 
     @blp.arguments(FreshEpisodesQuerySchema, location="query")
-    @shared_read(blp, page_of(FreshEpisodeSchema), 404, 422)
+    @shared_read(blp, page_of(FreshEpisodeSchema), 422)
     def get(self, query: dict[str, Any]) -> Any:
         """Episodes of published series, the last added first, each with its season and its content's card;
-        ``type``: of this content type only (an unknown one is a 404)."""
+        ``type``: of this content type only (a slug no type has lists nothing, as every list's filter)."""
         share()
         return fresh_episodes(query["content_type"], query["page"], query["pageSize"]).envelope()
 
     @blp.arguments(FreshEpisodesQuerySchema, unknown=RAISE)
     @blp.response(200, page_of(FreshEpisodeSchema))
-    @answers(blp, 404, 422, body=True)
+    @answers(blp, 422, body=True)
     def post(self, body: dict[str, Any]) -> Any:
         """As the GET, with the type and the page in the JSON body."""
         return fresh_episodes(body["content_type"], body["page"], body["pageSize"]).envelope()

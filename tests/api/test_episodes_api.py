@@ -79,8 +79,11 @@ def test_fresh_episodes_ignore_a_query_key_they_do_not_know(client, dated):
     assert fresh(client, "?colour=red") == fresh(client)
 
 
-def test_fresh_episodes_of_an_unknown_type(client, dated):
-    assert_error(client.post("/episodes/fresh", json={"type": "opera"}), 404, "content_type_not_found")
+def test_fresh_episodes_of_an_unknown_type_are_none(client, dated):
+    """A filter value that names nothing matches nothing, as on every list (docs/api.md, Lists)."""
+    for response in (client.post("/episodes/fresh", json={"type": "opera"}), client.get("/episodes/fresh?type=opera")):
+        assert response.status_code == 200, response.get_json()
+        assert response.get_json()["items"] == [] and response.get_json()["total"] == 0
 
 
 def test_fresh_episodes_cost_the_same_queries_for_a_page_of_one_or_fifty(app, client, dated):

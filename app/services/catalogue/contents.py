@@ -12,7 +12,7 @@ from sqlalchemy.orm import joinedload, selectinload
 from app import texts
 from app.clock import now
 from app.extensions import db
-from app.models import Category, Content, ContentPerson, Episode
+from app.models import Category, Content, ContentPerson, ContentType, Episode
 from app.models.ids import storable_id
 from app.models.slugs import is_slug
 from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
@@ -21,7 +21,6 @@ from app.services.catalogue.paging import Page, paginate
 from app.services.catalogue.publishing import public
 from app.services.catalogue.reach import PlaysHere, plays_here
 from app.services.catalogue.relevance import NO_GENERATION, relevance, scores_current
-from app.services.catalogue.types import content_type_by_slug
 from app.services.errors import NotFound
 from app.services.player.episodes import EpisodeRef, play_order
 
@@ -112,6 +111,8 @@ def most_relevant(type_slug: str | None, page: int, page_size: int, generation: 
     (the type with its kept total, the scores' year, the count when none is kept, the page's ids, the cards and their
     genres). ``here``: only those that play there (app/services/catalogue/reach.py), counted (no total is kept)."""
     kept = kept_published(type_slug, generation if generation is not None else NO_GENERATION)
+    if kept.unknown:  # a type no title has: nothing, as every list's filter (docs/api.md, Lists)
+        return Page([], 0, page, page_size)
     ranked = select(Content.id).where(public())
     if kept.type_id is not None:
         ranked = ranked.where(Content.content_type_id == kept.type_id)
@@ -142,12 +143,12 @@ def episode_not_found(episode_id: int) -> NotFound:
 
 
 def fresh_episodes(type_slug: str | None, page: int, page_size: int) -> Page:
-    """The episodes of published series (of the type ``type_slug``), the last added first (then the highest id), each
-    with its season and its content's card: five queries whatever the page size (the count, the page's ids, the
-    episodes with their seasons, the contents, their genres)."""
+    """The episodes of published series (of the type ``type_slug``: a slug no type has lists nothing, as every list's
+    filter), the last added first (then the highest id), each with its season and its content's card: five queries
+    whatever the page size (the count, the page's ids, the episodes with their seasons, the contents, their genres)."""
     newest = select(Episode.id).join(Episode.content).where(public(), Content.has_multiple_episodes)
     if type_slug is not None:
-        newest = newest.where(Content.content_type_id == content_type_by_slug(type_slug).id)
+        newest = newest.where(Content.content_type.has(ContentType.slug == type_slug))
     found = paginate(newest.order_by(Episode.created_at.desc()), Episode.id.desc(), page, page_size)
     if not found.items:
         return found

@@ -23,7 +23,7 @@ from app.models.slugs import is_slug
 from app.services.catalogue.categories import category_scope, count_categories, in_scope
 from app.services.catalogue.facet_counts import FACETS, counted
 from app.services.catalogue.publishing import public
-from app.services.catalogue.types import content_type, type_not_found
+from app.services.catalogue.types import content_type
 
 CATEGORIES = "categories"  # the kept row's {category id: count} beside the facets (no facet: never answered as one)
 
@@ -68,18 +68,19 @@ class KeptTotal:
     type_id: int | None  # the type asked for (None: every type)
     published: int | None  # how many of its contents are published, kept at the generation asked for; else None
     missing: bool  # no count was ever kept of some type (a refresh has never run since the type was made)
+    unknown: bool = False  # the type asked for is none: a filter that matches nothing (docs/api.md, Lists)
 
 
 def kept_published(type_slug: str | None, generation: int) -> KeptTotal:
-    """The type ``type_slug`` (NotFound for an unknown one) and how many of its contents (of every type's when None)
-    are published, as kept at ``generation``. One query: the types with what is kept of them."""
+    """The type ``type_slug`` (``unknown`` for a slug no type has) and how many of its contents (of every type's when
+    None) are published, as kept at ``generation``. One query: the types with what is kept of them."""
     query = (select(ContentType.id, TypeFacets.generation, TypeFacets.published)
              .outerjoin(TypeFacets, TypeFacets.content_type_id == ContentType.id))
     if type_slug is not None:
         query = query.where(ContentType.slug == type_slug) if is_slug(type_slug) else query.where(false())
     rows = db.session.execute(query).all()
     if type_slug is not None and not rows:
-        raise type_not_found({"slug": type_slug})
+        return KeptTotal(None, 0, False, unknown=True)
     type_id = rows[0].id if type_slug is not None else None
     current = bool(rows) and all(row.generation == generation for row in rows)
     return KeptTotal(type_id, sum(row.published for row in rows) if current else None,
