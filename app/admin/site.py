@@ -49,12 +49,25 @@ def _slide_note(slide: PromoSlide) -> str:
 
 
 class MenuItemView(OrderedViews, EditorModelView):
-    column_list = ("title", "url", "parent", "position")
+    """Menu entries; each may say the list it opens (GET /menu's ``list``): a type's titles, or a category's."""
+
+    column_list = ("title", "url", "content_type", "category", "parent", "position")
+    column_labels = {"content_type": "Список: тип", "category": "Список: категория"}
     column_searchable_list = ("title", "url")
     column_default_sort = "position"
-    form_columns = ("parent", "title", "url", "position")
+    form_columns = ("parent", "title", "url", "content_type", "category", "position")
     form_args = {"url": {"description": "Путь сайта (/films) или адрес http(s)://…",
-                         "validators": [Address(site_path=True)]}}
+                         "validators": [Address(site_path=True)]},
+                 "content_type": {"label": "Список: тип", "description": "Какой список открывает пункт: все фильмы "
+                                  "или сериалы этого типа. Пусто: пункт не открывает список."},
+                 "category": {"label": "Список: категория",
+                              "description": "Или список этой категории (тип — её собственный)."}}
+
+    def on_model_change(self, form: Any, model: Any, is_created: bool) -> None:
+        if model.category is not None:
+            if model.content_type is not None and model.content_type.id != model.category.content_type_id:
+                raise ValidationError(f"Категория «{model.category.title}» не из типа «{model.content_type.title}».")
+            model.content_type = model.category.content_type
     order_heading = "Порядок меню"
     list_template = "admin/ordered_list.html"
 

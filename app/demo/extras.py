@@ -62,6 +62,8 @@ PERSONS = (
 )
 
 PROMO_SLIDES = ((2, "Новый сезон «Тихой гавани»"), (1, None))  # (content id, title or the content's)
-MENU = (("Фильмы", "/films", (("Новинки", "/films/new"), ("Драмы", "/films/drama-films"))),
-        ("Сериалы", "/series", ()))
+# (title, site path, the list it opens: (type slug, category slug or None), children as entries without children)
+MENU = (("Фильмы", "/films", ("film", None), (("Новинки", "/films/new", ("film", "new")),
+                                              ("Драмы", "/films/drama-films", ("film", "drama-films")))),
+        ("Сериалы", "/series", ("series", None), ()))
 REDIRECTS = (("/film/1-dolgaya-doroga", "/films/dolgaya-doroga-domoy", 301),)

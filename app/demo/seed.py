@@ -69,9 +69,9 @@ def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
     contents = {demo.id: _content(demo, types, countries, languages, media) for demo in CONTENTS}
     db.session.add_all(contents.values())
     _label(contents, languages)
-    _categorise(contents, types)
+    categories = _categorise(contents, types)
     _credit(contents)
-    _site(contents, media)
+    _site(contents, media, types, categories)
     db.session.commit()
     advance_sequences()
     rebuild_index()
@@ -141,7 +141,7 @@ def _label(contents: dict[int, Content], languages: dict) -> None:
         content.subtitles = [languages[code] for code in labels.subtitles]
 
 
-def _categorise(contents: dict[int, Content], types: dict) -> None:
+def _categorise(contents: dict[int, Content], types: dict) -> dict[tuple[str, str | None], Category]:
     categories: dict[tuple[str, str | None], Category] = {}
     for position, (type_slug, slug, title, parent, main_mart) in enumerate(extras.CATEGORIES):
         categories[type_slug, slug] = Category(content_type=types[type_slug], slug=slug, title=title,
@@ -153,6 +153,7 @@ def _categorise(contents: dict[int, Content], types: dict) -> None:
         for slug in labels.categories:
             content.category_links.append(ContentCategory(category=categories[content.content_type.slug, slug],
                                                           position=content_id))
+    return categories
 
 
 def _credit(contents: dict[int, Content]) -> None:
@@ -165,13 +166,22 @@ def _credit(contents: dict[int, Content]) -> None:
                                                               character=character, position=position))
 
 
-def _site(contents: dict[int, Content], media: str) -> None:
+def _site(contents: dict[int, Content], media: str, types: dict[str, ContentType],
+          categories: dict[tuple[str, str | None], Category]) -> None:
     for position, (content_id, title) in enumerate(extras.PROMO_SLIDES):
         db.session.add(PromoSlide(content=contents[content_id], title=title, position=position,
                                   image_url=contents[content_id].poster_url or f"{media}/posters/none.jpg"))
-    for position, (title, url, children) in enumerate(extras.MENU):
-        db.session.add(MenuItem(title=title, url=url, position=position, children=[
-            MenuItem(title=child, url=child_url, position=index) for index, (child, child_url) in enumerate(children)]))
+    def entry(title: str, url: str, opens: tuple[str, str | None] | None, position: int) -> MenuItem:
+        if opens is None:
+            return MenuItem(title=title, url=url, position=position)
+        type_slug, category = opens
+        return MenuItem(title=title, url=url, position=position, content_type=types[type_slug],
+                        category=categories[type_slug, category] if category is not None else None)
+
+    for position, (title, url, opens, children) in enumerate(extras.MENU):
+        item = entry(title, url, opens, position)
+        item.children = [entry(*child, index) for index, child in enumerate(children)]
+        db.session.add(item)
     for old, new, status in extras.REDIRECTS:
         db.session.add(Redirect(from_path=old, to_path=new, status=status))
     playlist_id, slug, title, description, content_ids = DEMO_PLAYLIST

@@ -30,7 +30,9 @@ class PromoSlide(db.Model):  # type: ignore[name-defined]
 
 
 class MenuItem(db.Model):  # type: ignore[name-defined]
-    """An entry of the site menu: a title and an address (a path of the site or an http(s) URL), under its parent."""
+    """An entry of the site menu: a title and an address (a path of the site or an http(s) URL), under its parent; and
+    the list it opens, when it opens one: a content type's (all its titles) or, with a category, that category's.
+    A type or category deleted leaves the entry with its address and no list."""
 
     __tablename__ = "menu_items"
 
@@ -39,9 +41,13 @@ class MenuItem(db.Model):  # type: ignore[name-defined]
     title: Mapped[str] = mapped_column(String(255))
     url: Mapped[str] = mapped_column(String(MAX_PATH))
     position: Mapped[int] = mapped_column(Integer, default=0)
+    content_type_id: Mapped[int | None] = mapped_column(ForeignKey("content_types.id", ondelete="SET NULL"))
+    category_id: Mapped[int | None] = mapped_column(ForeignKey("categories.id", ondelete="SET NULL"))
 
     children: Mapped[list[MenuItem]] = relationship(order_by="MenuItem.position", back_populates="parent")
     parent: Mapped[MenuItem | None] = relationship(remote_side=[id], back_populates="children")
+    content_type = relationship("ContentType")
+    category = relationship("Category")
 
     def __str__(self) -> str:
         return self.title

@@ -12,13 +12,27 @@ from app.schemas.common import Text
 from app.schemas.lists import available_here
 
 
+class MenuListSchema(Schema):
+    """The list a menu entry opens: a content type's titles, or a category's of that type."""
+
+    type = fields.Str(required=True, metadata={"example": "film", "description": "the content type's slug"})
+    category = fields.Str(required=True, allow_none=True, metadata={
+        "example": "drama-films", "description": "the category's slug within the type: its list is "
+        "/types/{type}/categories/{category}/contents; null: every title of the type, /contents?type={type}"})
+
+
 class MenuItemSchema(Schema):
     title = fields.Str(required=True, metadata={"example": "Фильмы"})
     url = fields.Str(required=True, metadata={"example": "/films", "description": "a path of the site or a URL"})
+    list = fields.Nested(MenuListSchema, required=True, allow_none=True, metadata={
+        "description": "the list the entry opens; null when it opens none (a page of the site, another site)",
+        "example": {"type": "film", "category": None}})
     children = fields.List(fields.Nested(lambda: MenuItemSchema()), required=True, metadata={
         "description": "the entries under this one, in order",
-        "example": [{"title": "Новинки", "url": "/films/new", "children": []},
-                    {"title": "Драмы", "url": "/films/drama-films", "children": []}]})
+        "example": [{"title": "Новинки", "url": "/films/new", "list": {"type": "film", "category": "new"},
+                     "children": []},
+                    {"title": "Драмы", "url": "/films/drama-films",
+                     "list": {"type": "film", "category": "drama-films"}, "children": []}]})
 
 
 class RedirectQuerySchema(Schema):

@@ -11,7 +11,7 @@ import pytest
 
 from app.caching import invalidate_catalogue
 from app.extensions import db
-from app.models import Content, MenuItem, PromoSlide, Redirect
+from app.models import Category, Content, ContentType, MenuItem, PromoSlide, Redirect
 from tests.api.queries import statements
 from tests.api.test_catalogue_api import assert_error
 
@@ -37,11 +37,12 @@ def test_the_menu_is_the_demo_tree_in_order(client, demo_catalogue):
     response = client.get("/menu")
     assert response.status_code == 200
     assert response.get_json() == [
-        {"title": "Фильмы", "url": "/films", "children": [
-            {"title": "Новинки", "url": "/films/new", "children": []},
-            {"title": "Драмы", "url": "/films/drama-films", "children": []},
+        {"title": "Фильмы", "url": "/films", "list": {"type": "film", "category": None}, "children": [
+            {"title": "Новинки", "url": "/films/new", "list": {"type": "film", "category": "new"}, "children": []},
+            {"title": "Драмы", "url": "/films/drama-films", "list": {"type": "film", "category": "drama-films"},
+             "children": []},
         ]},
-        {"title": "Сериалы", "url": "/series", "children": []},
+        {"title": "Сериалы", "url": "/series", "list": {"type": "series", "category": None}, "children": []},
     ]
     assert response.headers["Cache-Control"] == SHARED and response.headers["ETag"]
 
@@ -59,7 +60,8 @@ def test_the_menu_follows_positions_at_every_level_and_any_depth(app, client, de
     tree = client.get("/menu").get_json()
     assert [item["title"] for item in tree] == ["Избранное", "Сериалы", "Фильмы"]
     assert [item["title"] for item in tree[2]["children"]] == ["Драмы", "Новинки"]
-    assert tree[2]["children"][1]["children"] == [{"title": "Этой недели", "url": "/films/new/week", "children": []}]
+    assert tree[2]["children"][1]["children"] == [{"title": "Этой недели", "url": "/films/new/week", "list": None,
+                                                   "children": []}]
 
 
 def test_the_menu_is_one_query_however_big(app, client, demo_catalogue):
@@ -74,6 +76,40 @@ def test_the_menu_is_one_query_however_big(app, client, demo_catalogue):
     with statements(app) as big:
         tree = client.get("/menu").get_json()
     assert len(tree) == 22 and len(small) == len(big) == 1
+
+
+def test_every_list_an_entry_opens_is_there(client, demo_catalogue):
+    """What a site does with an entry's list: ask it. The type's titles, or the category's."""
+    for entry in [item for top in client.get("/menu").get_json() for item in (top, *top["children"])]:
+        opened = entry["list"]
+        if opened["category"] is None:
+            response = client.get("/contents", query_string={"type": opened["type"]})
+        else:
+            response = client.get(f"/types/{opened['type']}/categories/{opened['category']}/contents")
+        assert response.status_code == 200 and response.get_json()["total"] > 0, entry
+
+
+def test_an_entry_s_list_follows_its_category_and_goes_with_it(app, client, demo_catalogue):
+    app.config["SHARED_CACHE_SECONDS"] = 0
+    with app.app_context():
+        drama = db.session.scalars(db.select(MenuItem).where(MenuItem.url == "/films/drama-films")).one()
+        detective = db.session.scalars(db.select(Category).where(Category.slug == "detective-series")).one()
+        drama.category, drama.content_type = detective, None  # a category names its own type
+        db.session.commit()
+    films = client.get("/menu").get_json()[0]
+    assert films["children"][1]["list"] == {"type": "series", "category": "detective-series"}
+    with app.app_context():
+        cartoons = ContentType(slug="cartoons", title="Мультфильмы")
+        db.session.add(MenuItem(title="Мультфильмы", url="/cartoons", position=9, content_type=cartoons))
+        db.session.commit()
+    assert client.get("/menu").get_json()[2]["list"] == {"type": "cartoons", "category": None}
+    with app.app_context():
+        db.session.execute(db.delete(Category).where(Category.slug == "detective-series"))
+        db.session.execute(db.delete(ContentType).where(ContentType.slug == "cartoons"))
+        db.session.commit()
+    tree = client.get("/menu").get_json()
+    assert tree[0]["children"][1]["list"] is None and tree[2]["list"] is None  # the entries stay, with no list
+    assert (tree[0]["children"][1]["url"], tree[2]["url"]) == ("/films/drama-films", "/cartoons")
 
 
 def test_a_loop_an_edit_made_is_left_out_not_endless(app, client, demo_catalogue):

@@ -12,7 +12,7 @@ from sqlalchemy.orm import joinedload
 
 from app.clock import now
 from app.extensions import db
-from app.models import Content, MenuItem, PromoSlide, Redirect
+from app.models import Category, Content, MenuItem, PromoSlide, Redirect
 from app.services.catalogue.cards import CARD_OPTIONS
 from app.services.catalogue.publishing import public
 from app.services.catalogue.reach import PlaysHere, plays_here
@@ -22,20 +22,35 @@ MAX_SLIDES = 100  # a slider of more is an editor's slip, not a slider: the firs
 
 
 def menu() -> list[dict[str, Any]]:
-    """The menu as a tree of ``{title, url, children}``, each level in position order: one query for the whole
-    tree, built here. An entry whose parents never lead to the top (a loop an edit made) is not shown."""
+    """The menu as a tree of ``{title, url, list, children}``, each level in position order: one query for the whole
+    tree (the types and categories its entries open joined in), built here. An entry whose parents never lead to the
+    top (a loop an edit made) is not shown."""
     by_parent: dict[int | None, list[MenuItem]] = {}
-    for item in db.session.scalars(select(MenuItem).order_by(MenuItem.position, MenuItem.id)):
+    entries = (select(MenuItem).order_by(MenuItem.position, MenuItem.id)
+               .options(joinedload(MenuItem.content_type),
+                        joinedload(MenuItem.category).joinedload(Category.content_type)))
+    for item in db.session.scalars(entries):
         by_parent.setdefault(item.parent_id, []).append(item)  # in position order, so every level is too
     roots: list[dict[str, Any]] = []
     pending: list[tuple[int | None, list[dict[str, Any]]]] = [(None, roots)]
     while pending:  # from the top down: each entry is reached once, through its parent, and a loop never
         parent_id, siblings = pending.pop()
         for item in by_parent.get(parent_id, ()):
-            node: dict[str, Any] = {"title": item.title, "url": item.url, "children": []}
+            node: dict[str, Any] = {"title": item.title, "url": item.url, "list": opened_list(item), "children": []}
             siblings.append(node)
             pending.append((item.id, node["children"]))
     return roots
+
+
+def opened_list(item: MenuItem) -> dict[str, str | None] | None:
+    """The list an entry opens, by slugs: ``{type, category}`` (category None: all the type's titles, the list
+    ``/contents?type=…``; else ``/types/{type}/categories/{category}/contents``); None when it opens none. A category
+    is of its own type, whatever type the entry names beside it."""
+    if item.category is not None:
+        return {"type": item.category.content_type.slug, "category": item.category.slug}
+    if item.content_type is not None:
+        return {"type": item.content_type.slug, "category": None}
+    return None
 
 
 @dataclass(frozen=True)
