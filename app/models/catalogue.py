@@ -92,7 +92,7 @@ class Language(db.Model):  # type: ignore[name-defined]
 
 def _title_key_of_row(context: Any) -> str:
     """A row inserted without the ORM (the synthetic catalogue's INSERTs) gets its title's key too."""
-    return title_key(context.get_current_parameters()["title"])
+    return title_key(context.get_current_parameters().get("title") or "")
 
 
 # The key's column compares by code points on both databases: SQLite's BINARY is its default, PostgreSQL's "C" is
@@ -174,7 +174,7 @@ class Content(db.Model):  # type: ignore[name-defined]
     @validates("title")
     def _keep_title_key(self, _name: str, title: str) -> str:
         """Every title set through the ORM (a new content, an edit) sets its sort key too."""
-        self.title_sort = title_key(title)
+        self.title_sort = title_key(title or "")  # (None: the column refuses it at the flush, not this)
         return title
 
     @classmethod
