@@ -56,7 +56,8 @@ def test_nginx_keeps_the_shared_page_and_passes_a_returning_viewer_by(shape):
 def test_what_nginx_refuses_is_answered_in_the_error_shape(shape):
     status, headers, body, _ = get(f"{shape.base}/contents/1?q={'a' * 9000}")
     assert status == 414 and headers["Content-Type"] == "application/json"
-    assert json.loads(body)["error"]["code"] == "uri_too_long"
+    error = json.loads(body)["error"]
+    assert (error["code"], error["message"]) == ("uri_too_long", "Адрес запроса слишком длинный") and error["requestId"]
     status, headers, body, _ = get(f"{shape.base}/session-context", {"Content-Type": "application/json"},
                                    b'{"fingerprint": "' + b"a" * 100_000 + b'"}')
     assert status == 413 and json.loads(body)["error"]["code"] == "payload_too_large"
@@ -177,7 +178,9 @@ def test_the_admin_keeps_its_address_and_takes_real_uploads(shape):
                              {"Content-Type": "application/x-www-form-urlencoded"}, three_megabytes)
     assert status != 413, body[:200]  # the application's answer (a sign-in first), not nginx's refusal
     status, _, body, _ = get(f"{shape.base}/session-context", {"Content-Type": "application/json"}, three_megabytes)
-    assert status == 413 and json.loads(body)["error"]["code"] == "payload_too_large"  # the API keeps its limit
+    error = json.loads(body)["error"]
+    assert status == 413 and error["code"] == "payload_too_large"  # the API keeps its limit
+    assert error["message"] == "Тело запроса слишком большое"  # nginx's own answer, in Russian as the service's
 
 
 def children_of(pid: int) -> set[int]:
