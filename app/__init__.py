@@ -23,6 +23,20 @@ class Application(Flask):
         with transaction():
             return super().dispatch_request()
 
+    def wsgi_app(self, environ: dict[str, Any], start_response: Any) -> Any:
+        """Flask's, then what the request's body left on the connection (app/http/limits.py)."""
+        from app.http.limits import settle_body
+
+        statuses: list[str] = []
+
+        def noting(status: str, headers: Any, exc_info: Any = None) -> Any:
+            statuses.append(status)
+            return start_response(status, headers, exc_info)
+
+        answer = super().wsgi_app(environ, noting)
+        settle_body(environ, start_response, refused=bool(statuses) and statuses[-1].startswith("413"))
+        return answer
+
     def process_response(self, response: Response) -> Response:
         """The after-request hooks, then the Retry-After the answer itself gave back (app/http/rates.py)."""
         from app.http.rates import retry_after_as_answered

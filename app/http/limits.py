@@ -13,6 +13,14 @@
   app/services/player/params.py drops a value with a control character.
 
 A body that breaks one is a 400 (413 for the size) before flask-smorest or any view reads it.
+
+A body the application did not read (refused for its size, or answered before any view read it) is still on the
+connection, and the server reads the client's next request after it. gunicorn reads at most 64 KiB of such a body
+and then closes the connection, after an answer that said keep-alive: the client's next request on it got no
+answer, and nginx, still sending an admin upload that was answered by a redirect to the sign-in, broke off. So after
+the answer the rest of the body is read and dropped here (``settle_body``), and the connection serves the next
+request; one too large for that is not read, and the server is asked to close the connection and say so
+(``Connection: close``), which a WSGI application may not send itself.
 """
 
 from __future__ import annotations
@@ -23,8 +31,10 @@ import re
 from typing import Any
 
 from flask import Flask, request
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
+BODY_LIMIT = "app.body_limit"  # the environ's key for the request's limit
+DRAIN_BYTES = 1_048_576  # what a refused body may cost us to keep its connection: 16 times the default limit
 MAX_JSON_DEPTH = 32
 MAX_INT_DIGITS = 19  # what a 64-bit integer needs; every number the API takes is far smaller
 _JSON_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, newline and CR are text
@@ -99,8 +109,47 @@ def guard_request() -> None:
         if _QUERY_CONTROL.search(name) or any(_QUERY_CONTROL.search(value) for value in values):
             raise InvalidInput(f"Параметр запроса «{name}» содержит управляющий символ")
     if request.method in _BODY_METHODS and request.is_json:
-        parse_json(request.get_data(cache=True))  # 413 past MAX_CONTENT_LENGTH
+        data = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH, by the Content-Length
+        limit = request.max_content_length
+        if request.content_length is None and limit is not None and len(data) >= limit:
+            # a chunked body: Werkzeug stops reading at the limit, and whatever is left would read as broken JSON
+            raise RequestEntityTooLarge()
+        parse_json(data)
+
+
+def note_body_limit(_error: BaseException | None) -> None:
+    """The request's limit (the admin's is larger), for ``settle_body`` after the request's context is gone."""
+    request.environ[BODY_LIMIT] = request.max_content_length
 
 
 def register_input_limits(app: Flask) -> None:
     app.before_request(guard_request)
+    app.teardown_request(note_body_limit)
+
+
+def settle_body(environ: dict[str, Any], start_response: Any, refused: bool) -> None:
+    """After the answer, before it is sent: what is left of the request's body, read and dropped so that the
+    connection serves the next request. A body the application would have taken (it answered before reading it: an
+    admin upload redirected to the sign-in) is read away whole, up to the request's limit; one refused for its size
+    (``refused``, a 413) up to ``DRAIN_BYTES``. A body larger than that is not read: the server's response is told to
+    close the connection and say so (gunicorn's ``start_response`` is its response's method; ``force_close`` makes it
+    answer ``Connection: close``; another server, without one, keeps its own rule). Only where the server ends the
+    input with the body (``wsgi.input_terminated``: gunicorn): elsewhere a read past it would wait for the next
+    request."""
+    stream = environ.get("wsgi.input")
+    declared = environ.get("CONTENT_LENGTH") or ""
+    chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+    has_body = chunked or (declared.isdigit() and int(declared) > 0)
+    if stream is None or not environ.get("wsgi.input_terminated") or not has_body:
+        return
+    bound = DRAIN_BYTES if refused else max(DRAIN_BYTES, environ.get(BODY_LIMIT) or 0)
+    if not (declared.isdigit() and int(declared) > bound):
+        left = bound
+        while left > 0:
+            chunk = stream.read(min(left, 65_536))
+            if not chunk:
+                return
+            left -= len(chunk)
+    close = getattr(getattr(start_response, "__self__", None), "force_close", None)
+    if callable(close):
+        close()
