@@ -19,6 +19,8 @@ def site(app, demo_catalogue) -> FlaskClient:
     """The demo catalogue and 240 synthetic titles (films and series, their categories, labels and persons)."""
     result = app.test_cli_runner().invoke(args=["demo", "catalogue", "--titles", "240"])
     assert result.exit_code == 0, result.output
+    # a walk reads thousands of uncached lists from one address: a site's server with its own limit (docs/api.md)
+    app.config["RATE_LIMIT_CATALOGUE_READS"] = "100000 per minute"
     return app.test_client()
 
 
@@ -131,3 +133,43 @@ def test_search_finds_a_title_page_by_its_title(site):
         found = read(site, "/v2/contents/search", query=card["title"], pageSize=5)["items"]
         assert found and found[0]["title"].lower() == card["title"].lower(), (card["title"], found[:1])
         assert card["id"] in {item["id"] for item in walk(site, "/v2/contents/search", query=card["title"])}
+
+
+RUSSIAN = "абвгдежзийклмнопрстуфхцчшщъыьэюя"
+
+
+def first_letter(card: dict[str, Any]) -> int:
+    """Where a Cyrillic title's first letter stands in the Russian alphabet, ё as е (a site's «По алфавиту»)."""
+    letter = card["title"].lower().replace("ё", "е")[0]
+    return RUSSIAN.index(letter)
+
+
+def test_a_category_page_with_its_own_facets(site):
+    """What a category page shows: its facets count what a click on each gives, on this category's list; the tree
+    counts what its page lists; two genres at once are «драма и комедия»; «По алфавиту» in Russian order."""
+    for content_type in read(site, "/types"):
+        for node in read(site, f"/categories/tree/content-type/{content_type['id']}"):
+            path = f"/types/{content_type['slug']}/categories/{node['slug']}"
+            listed = walk(site, f"{path}/contents")
+            assert node["count"] == len(listed) > 0, node["slug"]  # the tree hides empty categories
+            facets = read(site, f"{path}/filters")
+            for genre in facets["genres"][:2]:
+                cards = walk(site, f"{path}/contents", genres=genre["slug"])
+                assert len(cards) == genre["count"], (node["slug"], genre)
+                assert all(genre["slug"] in {label["slug"] for label in card["genres"]} for card in cards)
+            for tag in facets["tags"][:1]:
+                cards = walk(site, f"{path}/contents", tags=tag["slug"])
+                assert len(cards) == tag["count"], (node["slug"], tag)
+                for card in cards[:3]:  # a card has no tags: the title page has
+                    assert tag["slug"] in {label["slug"] for label in read(site, f"/contents/{card['id']}")["tags"]}
+            for age in facets["ages"][:2]:
+                cards = walk(site, f"{path}/contents", ageRatingMax=age["max"])
+                assert len(cards) == age["count"] and all((card["ageRating"] or 0) <= age["max"] for card in cards)
+            if len(facets["genres"]) >= 2:
+                both = [facets["genres"][0]["slug"], facets["genres"][1]["slug"]]
+                cards = walk(site, f"{path}/contents", genres=both, genresMatch="all")
+                assert all(set(both) <= {label["slug"] for label in card["genres"]} for card in cards), both
+                assert len(cards) <= min(facets["genres"][0]["count"], facets["genres"][1]["count"])
+            cyrillic = [card for card in walk(site, f"{path}/contents", sort="title")
+                        if card["title"][0].lower() in RUSSIAN + "ё"]
+            assert in_order(cyrillic, first_letter, descending=False), node["slug"]
