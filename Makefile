@@ -1,5 +1,5 @@
 # The two commands of the README's Quick start, and a few shortcuts.
-.PHONY: start test check setup build bench bench-auth bench-catalogue bench-progress
+.PHONY: start test check setup build bench bench-auth bench-catalogue bench-progress bench-search
 
 start:  ## set everything up and serve the demo on http://127.0.0.1:5000 (PORT=… changes it)
 	bin/start
@@ -24,6 +24,9 @@ bench-auth:  ## time sign-in, refresh, an authenticated and an anonymous read on
 
 bench-catalogue:  ## time search, lists and reads on 100,000 titles (SQLite, PostgreSQL) against /healthz (ARGS="--databases sqlite")
 	bin/bench-catalogue $(ARGS)
+
+bench-search:  ## search quality by kind of query on real titles among 20,000 synthetic ones, both databases, against a fuzzy match (ARGS="--databases sqlite")
+	bin/bench-search $(ARGS)
 
 bench-progress:  ## progress saves from many viewers against /healthz on the production shape (ARGS="--rounds 5")
 	bin/bench-progress $(ARGS)
