@@ -56,6 +56,34 @@ def test_morphology_typos_transliteration_and_the_original_title(client, demo_ca
     assert (nothing["items"], nothing["total"], nothing["corrected"]) == ([], 0, None)
 
 
+def test_a_query_typed_on_the_other_layout_is_switched(client, demo_catalogue):
+    """Issue 34: «nb[fz ufdfym» is «тихая гавань» typed with the Latin layout on; «йгшуе рфкищгк» is «quiet
+    harbour» with the Russian one. Tried only when the query as typed finds nothing."""
+    latin = find(client, "nb[fz ufdfym")
+    assert (titles(latin), latin["corrected"]) == (["Тихая гавань"], "тихая гавань")
+    cyrillic = find(client, "Йгшуе Рфкищгк")
+    assert (titles(cyrillic), cyrillic["corrected"]) == (["Тихая гавань"], "quiet harbour")
+    assert find(client, "tikhaya gavan")["corrected"] is None  # found as typed: never switched
+
+
+def test_a_year_and_a_kind_beside_the_words_filter(app, client, demo_catalogue):
+    """Issue 34: a title made twice («Тихая гавань», the 2023 series and a 1999 film here): its year or its kind among
+    the words picks one; alone, or when the filter finds nothing, they are words as before."""
+    with app.app_context():
+        with transaction():
+            film = db.session.get(Content, 4)
+            film.title, film.year = "Тихая гавань", 1999
+            reindex([4])
+        invalidate_catalogue()
+    ids = lambda answer: [item["id"] for item in answer["items"]]  # noqa: E731
+    assert sorted(ids(find(client, "тихая гавань"))) == [2, 4]
+    assert ids(find(client, "тихая гавань 1999")) == [4] and ids(find(client, "тихая гавань 2023")) == [2]
+    assert ids(find(client, "тихая гавань фильм")) == [4] and ids(find(client, "тихая гавань сериал")) == [2]
+    assert ids(find(client, "сериал тихая гавань 2023")) == [2]
+    assert ids(find(client, "тихая гавань 2000")) == []  # no title of that year, and «2000» is in no title
+    assert ids(find(client, "тихая гавань", yearFrom=2020)) == [2]  # the request's own filter stands
+
+
 def test_a_title_match_ranks_above_a_description_match(app, client, demo_catalogue):
     """«маяк» is in Тихая гавань's description (rated 8.2); given to content 4's title (rated 5.9), it ranks first:
     the fields matched come before the rating."""

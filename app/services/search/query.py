@@ -16,7 +16,7 @@ pg_trgm for typos) and from the embedded SQLite (FTS5 over the same stems, compu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -45,6 +45,7 @@ from app.services.catalogue.filters import ListRequest, Query, filtered
 from app.services.catalogue.paging import Page
 from app.services.catalogue.publishing import off_schedule, public
 from app.services.search.text import latin, stem, words
+from app.services.search.understanding import switched_layout, understood
 
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
 CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "description": "russian"}  # as migrated
@@ -61,9 +62,36 @@ class SearchResult:
 
 def search(query: str, request: ListRequest, generation: int = 0, within: Select[Any] | None = None) -> SearchResult:
     """Published contents matching ``query`` and ``request``'s filters, best first, its page of them (cards
-    loaded); ``within``: among the contents this query of ids gives only (a viewer's history)."""
+    loaded); ``within``: among the contents this query of ids gives only (a viewer's history). A query that finds
+    nothing is tried again as typed on the other keyboard layout (app/services/search/understanding.py)."""
+    result = _meant(words(query)[:MAX_WORDS], request, generation, within)
+    switched = switched_layout(query) if result.page.total == 0 else None
+    if switched is not None:
+        asked = words(switched)[:MAX_WORDS]
+        other = _meant(asked, request, generation, within)
+        if other.page.total:
+            return SearchResult(other.page, other.corrected or " ".join(asked))
+    return result
+
+
+def _meant(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None) -> SearchResult:
+    """A year or a kind of title among the words («солярис 2002», «бригада сериал») filters instead of being
+    matched, unless the request filters by it already; when that finds nothing, the words are matched as typed."""
+    meant = understood(asked)
+    year = meant.year if request.year_from is None and request.year_to is None else None
+    series = meant.series if request.has_multiple_episodes is None else None
+    if year is not None or series is not None:
+        narrowed = replace(request, year_from=year or request.year_from, year_to=year or request.year_to,
+                           has_multiple_episodes=request.has_multiple_episodes if series is None else series)
+        kept = meant.matched(year=year is not None, kind=series is not None)
+        result = _search(kept, narrowed, generation, within)
+        if result.page.total:
+            return result
+    return _search(asked, request, generation, within)
+
+
+def _search(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None) -> SearchResult:
     page, page_size = request.page, request.page_size
-    asked = words(query)[:MAX_WORDS]
     known = _known_stems(asked)
     searched = [_correct(word, known, generation) for word in asked]
     corrected = " ".join(searched) if searched != asked else None

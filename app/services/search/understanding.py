@@ -1,0 +1,59 @@
+"""What a viewer's query means beyond its words (issue 34): a query typed on the other keyboard layout, a year and a
+kind of title named among the words. Plain functions; app/services/search/query.py decides when to use them.
+
+* **Layout**: «nb[fz ufdfym» is «тихая гавань» typed with the Latin layout on (ЙЦУКЕН over QWERTY, keys as on a
+  Russian keyboard), and «ешефтшс» is «titanic». A query written wholly in one of the two is switched to the other.
+* **Year**: a word 1900–2099 beside other words («солярис 2002») is the year of the title, not a word of it.
+* **Kind**: «фильм», «кино», «сериал» beside other words ask for a film or a series, not for the word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+_LATIN = "qwertyuiop[]asdfghjkl;'zxcvbnm,.`" + 'QWERTYUIOP{}ASDFGHJKL:"ZXCVBNM<>~'
+_CYRILLIC = "йцукенгшщзхъфывапролджэячсмитьбюё" + "ЙЦУКЕНГШЩЗХЪФЫВАПРОЛДЖЭЯЧСМИТЬБЮЁ"
+TO_CYRILLIC = str.maketrans(_LATIN, _CYRILLIC)
+TO_LATIN = str.maketrans(_CYRILLIC, _LATIN)
+_LATIN_KEYS = frozenset(_LATIN)
+_CYRILLIC_KEYS = frozenset(_CYRILLIC)
+
+FILMS = frozenset({"фильм", "фильма", "фильмы", "кино"})
+SERIES = frozenset({"сериал", "сериала", "сериалы"})
+FIRST_YEAR, LAST_YEAR = 1900, 2099
+
+
+def switched_layout(query: str) -> str | None:
+    """``query`` as typed on the other layout, when every key it has is a letter key of one layout (spaces, digits
+    and hyphens aside); None when it mixes both or has none."""
+    keys = {char for char in query if not (char.isspace() or char.isdigit() or char == "-")}
+    if keys and keys <= _LATIN_KEYS:
+        return query.translate(TO_CYRILLIC)
+    if keys and keys <= _CYRILLIC_KEYS:
+        return query.translate(TO_LATIN)
+    return None
+
+
+@dataclass(frozen=True)
+class Understood:
+    """A query's words, and the year and the kind of title among them (None: not asked)."""
+
+    asked: list[str]
+    year: int | None = None
+    series: bool | None = None  # True: a series, False: a film
+    kind: str | None = None  # the word that said which
+
+    def matched(self, year: bool, kind: bool) -> list[str]:
+        """The words to match when the year (``year``) and the kind (``kind``) filter instead."""
+        dropped = {str(self.year) if year else None, self.kind if kind else None}
+        return [word for word in self.asked if word not in dropped]
+
+
+def understood(asked: list[str]) -> Understood:
+    """The year and the kind of title in ``asked`` (normalised words), when other words remain to match."""
+    year = next((int(word) for word in asked if word.isdigit() and len(word) == 4
+                 and FIRST_YEAR <= int(word) <= LAST_YEAR), None)
+    kind = next((word for word in asked if word in FILMS or word in SERIES), None)
+    if not [word for word in asked if word not in (str(year), kind)]:
+        return Understood(asked)
+    return Understood(asked, year, None if kind is None else kind in SERIES, kind)
