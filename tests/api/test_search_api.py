@@ -66,6 +66,16 @@ def test_a_query_typed_on_the_other_layout_is_switched(client, demo_catalogue):
     assert find(client, "tikhaya gavan")["corrected"] is None  # found as typed: never switched
 
 
+def test_the_last_word_still_being_typed_is_a_prefix(client, demo_catalogue):
+    """Issue 34: as the viewer types, «тихая гав» and «закры» find their titles; the last word is read as the start of a
+    word only when the query as typed finds nothing, and from three letters on."""
+    assert titles(find(client, "тихая гав")) == ["Тихая гавань"]
+    assert titles(find(client, "закры")) == ["Закрытый показ"]
+    assert titles(find(client, "tikhaya gav")) == ["Тихая гавань"]  # a transliteration being typed
+    assert titles(find(client, "тихая гавань")) == ["Тихая гавань"] and find(client, "тихая гав")["corrected"] is None
+    assert find(client, "тихая га")["total"] == 0  # two letters: too few to guess a word from
+
+
 def test_a_year_and_a_kind_beside_the_words_filter(app, client, demo_catalogue):
     """Issue 34: a title made twice («Тихая гавань», the 2023 series and a 1999 film here): its year or its kind among
     the words picks one; alone, or when the filter finds nothing, they are words as before."""

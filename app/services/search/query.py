@@ -7,7 +7,8 @@ pg_trgm for typos) and from the embedded SQLite (FTS5 over the same stems, compu
    letters; ties go to the word more titles have, then the alphabet). PostgreSQL proposes candidates from its
    trigram index, SQLite from the word list in memory; the choice is made here, alike.
 2. A content matches when one of its fields has every word: its title, its original title or transliteration, the
-   names of its people, its description.
+   names of its people, its description. A query that finds nothing is asked again with its last word as the start of
+   a word (a viewer still typing), then as typed on the other keyboard layout (app/services/search/understanding.py).
 3. Rank: which fields matched (title 8, original or transliteration 4, people 2, description 1, summed), then the
    Kinopoisk rating, then the id. Integers and columns: both databases order alike. The documents alone are read
    (they carry the rating); the filters of the lists are asked of each match.
@@ -50,6 +51,7 @@ from app.services.search.understanding import switched_layout, understood
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
 CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "description": "russian"}  # as migrated
 MAX_WORDS = 8
+PREFIX_LETTERS = 3  # a last word read as the start of a word: from this many letters
 TRIGRAM_CANDIDATES = 40
 CYRILLIC = re.compile(r"[а-я]")
 
@@ -64,17 +66,27 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     """Published contents matching ``query`` and ``request``'s filters, best first, its page of them (cards
     loaded); ``within``: among the contents this query of ids gives only (a viewer's history). A query that finds
     nothing is tried again as typed on the other keyboard layout (app/services/search/understanding.py)."""
-    result = _meant(words(query)[:MAX_WORDS], request, generation, within)
+    result = _found(words(query)[:MAX_WORDS], request, generation, within)
     switched = switched_layout(query) if result.page.total == 0 else None
     if switched is not None:
         asked = words(switched)[:MAX_WORDS]
-        other = _meant(asked, request, generation, within)
+        other = _found(asked, request, generation, within)
         if other.page.total:
             return SearchResult(other.page, other.corrected or " ".join(asked))
     return result
 
 
-def _meant(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None) -> SearchResult:
+def _found(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None) -> SearchResult:
+    """The words as typed; when they find nothing, the last one as the start of a word (a viewer still typing:
+    «тихая гав», «закры»), from PREFIX_LETTERS letters on."""
+    result = _meant(asked, request, generation, within)
+    if result.page.total == 0 and asked and len(asked[-1]) >= PREFIX_LETTERS and not asked[-1].isdigit():
+        return _meant(asked, request, generation, within, prefix=True)
+    return result
+
+
+def _meant(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
+           prefix: bool = False) -> SearchResult:
     """A year or a kind of title among the words («солярис 2002», «бригада сериал») filters instead of being
     matched, unless the request filters by it already; when that finds nothing, the words are matched as typed."""
     meant = understood(asked)
@@ -84,20 +96,22 @@ def _meant(asked: list[str], request: ListRequest, generation: int, within: Sele
         narrowed = replace(request, year_from=year or request.year_from, year_to=year or request.year_to,
                            has_multiple_episodes=request.has_multiple_episodes if series is None else series)
         kept = meant.matched(year=year is not None, kind=series is not None)
-        result = _search(kept, narrowed, generation, within)
+        result = _search(kept, narrowed, generation, within, prefix)
         if result.page.total:
             return result
-    return _search(asked, request, generation, within)
+    return _search(asked, request, generation, within, prefix)
 
 
-def _search(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None) -> SearchResult:
+def _search(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
+            prefix: bool = False) -> SearchResult:
     page, page_size = request.page, request.page_size
     known = _known_stems(asked)
-    searched = [_correct(word, known, generation) for word in asked]
+    typed = asked[:-1] if prefix else asked  # a word still being typed is no typo
+    searched = [_correct(word, known, generation) for word in typed] + asked[len(typed):]
     corrected = " ".join(searched) if searched != asked else None
     if not searched:
         return SearchResult(Page([], 0, page, page_size), corrected)
-    matches, candidates = _matches(searched)
+    matches, candidates = _matches(searched, prefix)
     if within is not None:
         candidates = and_(candidates, SearchDocument.content_id.in_(within))
     score = sum((case((matched, weight), else_=0) for matched, weight in
@@ -133,25 +147,32 @@ def _count(candidates: ColumnElement[bool], request: ListRequest) -> int:
                                        request)) or 0
 
 
-def _matches(searched: list[str]) -> tuple[list[ColumnElement[bool]], ColumnElement[bool]]:
-    """Per field, in WEIGHTS' order, whether the content's field has every word; and whether any field has them,
-    written so that the database finds those rows by its index."""
+def _matches(searched: list[str], prefix: bool = False) -> tuple[list[ColumnElement[bool]], ColumnElement[bool]]:
+    """Per field, in WEIGHTS' order, whether the content's field has every word (``prefix``: the last one as the start
+    of a word, stemmed as a word is: «закры» as «закр…»); and whether any field has them, written so that the
+    database finds those rows by its index."""
+    whole, started = (searched[:-1], searched[-1]) if prefix else (searched, None)
     if db.engine.dialect.name == "postgresql":
-        russian = " ".join(searched)
-        simple = " ".join(latin(word) for word in searched)
-        matches: list[ColumnElement[bool]] = [column(f"{field}_tsv").op("@@")(  # stored to_tsvector (the migration)
-            func.websearch_to_tsquery(CONFIGS[field], russian if CONFIGS[field] == "russian" else simple))
-            for field in WEIGHTS]
+        matches: list[ColumnElement[bool]] = []
+        for field in WEIGHTS:
+            config = CONFIGS[field]
+            spell = (lambda word: word) if config == "russian" else latin
+            query: Any = func.websearch_to_tsquery(config, " ".join(spell(word) for word in whole)) if whole else None
+            if started is not None:  # letters and digits only (search_text.words): safe in to_tsquery's syntax
+                begun = func.to_tsquery(config, f"{spell(started)}:*")
+                query = begun if query is None else query.op("&&")(begun)
+            matches.append(column(f"{field}_tsv").op("@@")(query))  # stored to_tsvector (the migration)
         return matches, or_(*matches)
-    lexemes = [lexeme for lexeme in (stem(word) for word in searched) if lexeme]
-    spelled = [latin(word) for word in searched]
     found: list[Select[Any] | None] = []
     for field in WEIGHTS:
-        terms = spelled if CONFIGS[field] == "simple" else lexemes
+        spell = latin if CONFIGS[field] == "simple" else stem
+        terms = [f'"{term}"' for term in (spell(word) for word in whole) if term]
+        if started is not None and spell(started):
+            terms.append(f'"{spell(started)}"*')
         if not terms:  # only stop words: PostgreSQL's query is empty and matches nothing
             found.append(None)
             continue
-        fts = " AND ".join(f'"{term}"' for term in terms)  # terms are letters and digits only (search_text.words)
+        fts = " AND ".join(terms)  # terms are letters and digits only (search_text.words)
         found.append(select(text("rowid")).select_from(text("search_fts")).where(
             text(f"search_fts MATCH :match_{field}").bindparams(**{f"match_{field}": f"{{{field}}} : ({fts})"})))
     subqueries = [query for query in found if query is not None]
