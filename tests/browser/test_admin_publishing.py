@@ -75,7 +75,10 @@ def save(page: Page) -> None:
 
 
 def drag(page: Page, handle: Locator, target: Locator, above: bool = True) -> None:
-    """A mouse drag by the handle onto the upper (or lower) part of the target row, in small steps as a hand does."""
+    """A mouse drag by the handle onto the upper (or lower) part of the target row, in small steps as a hand does,
+    once the list's script has made it sortable (editing.js marks it), and until SortableJS has dropped the row (its
+    dragged copy gone)."""
+    expect(handle.locator("xpath=ancestor::*[@data-sortable][1]")).to_have_attribute("data-sortable-ready", "1")
     target.scroll_into_view_if_needed()
     handle.scroll_into_view_if_needed()
     start_box, end_box = handle.bounding_box(), target.bounding_box()
@@ -86,6 +89,7 @@ def drag(page: Page, handle: Locator, target: Locator, above: bool = True) -> No
     page.mouse.move(start_box["x"] + 5, y, steps=15)
     page.mouse.move(start_box["x"] + 6, y + (-2 if above else 2), steps=3)
     page.mouse.up()
+    expect(page.locator(".sortable-fallback")).to_have_count(0)
 
 
 def row_titles(page: Page) -> list[str]:
