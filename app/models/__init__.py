@@ -35,6 +35,7 @@ from app.models.search import SearchDocument, SearchWord
 from app.models.site import MenuItem, PromoSlide, Redirect
 from app.models.sitemaps import SitemapFile, SitemapState
 from app.models.taxonomy import Category, ContentCategory, Genre, Tag, VoiceAuthor
+from app.models.titles import AlternativeTitle, TitleKind
 
 __all__ = [
     "AbuseReason",
@@ -48,6 +49,7 @@ __all__ = [
     "AdPlacement",
     "AdPosition",
     "AdTrackingHit",
+    "AlternativeTitle",
     "AuditAction",
     "AuditEntry",
     "AuthSession",
@@ -85,6 +87,7 @@ __all__ = [
     "Subscription",
     "SubscriptionStatus",
     "Tag",
+    "TitleKind",
     "TypeFacets",
     "ViewHistory",
     "Visibility",

@@ -41,6 +41,7 @@ from app.models.taxonomy import (
     content_tags,
     content_voice_authors,
 )
+from app.models.titles import AlternativeTitle
 
 content_countries = Table(
     "content_countries",
@@ -157,6 +158,10 @@ class Content(db.Model):  # type: ignore[name-defined]
     # The same links as a plain list (the admin's choice of categories; a new one takes position 0)
     categories: Mapped[list[Category]] = relationship(secondary="content_categories", order_by="Category.title",
                                                       overlaps="category_links,content,category")
+    # Its other names (app/models/titles.py), in the editor's order
+    alternative_titles: Mapped[list[AlternativeTitle]] = relationship(
+        order_by=(AlternativeTitle.position, AlternativeTitle.id), cascade="all, delete-orphan",
+        back_populates="content")
     persons: Mapped[list[ContentPerson]] = relationship(order_by=ContentPerson.position, cascade="all, delete-orphan",
                                                         back_populates="content")
     seasons: Mapped[list[Season]] = relationship(
