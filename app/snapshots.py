@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 LAST_KNOWN_SECONDS = 86_400  # the copy an outage falls back to
 # In every key: a snapshot of another shape, kept by the release before (Redis outlives a deployment), is not read.
 # Bump it whenever ContentSnapshot or what its dumps hold changes.
-SHAPE = 4
+SHAPE = 5  # 5: the details' alternativeTitles
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,13 @@ LABELS: dict[int, DemoLabels] = {
                   ("comedy",), categories=("comedies",)),
 }
 
+# Other names (app/models/titles.py) by content id: (title, language or None, kind), in their order on the page
+ALTERNATIVE_TITLES: dict[int, tuple[tuple[str, str | None, str], ...]] = {
+    1: (("The Long Road Home", "en", "international"), ("Северная трасса", "ru", "former")),
+    2: (("Silent Harbor", "en", "international"),),
+    3: (("Huis clos", "fr", "original"), ("Закрытый паказ", "ru", "misspelling")),  # the last: searched, not shown
+}
+
 # (type, slug, title, parent slug, on the main mart)
 CATEGORIES = (
     ("film", "new", "Новинки", None, True),

@@ -12,6 +12,7 @@ from app.demo.catalogue import CONTENTS, TITLE_BY_SLUG, DemoContent
 from app.extensions import db
 from app.jobs.search import rebuild_index
 from app.models import (
+    AlternativeTitle,
     AvailabilityRule,
     Category,
     Content,
@@ -56,8 +57,8 @@ def seed_demo(media_url: str = "/media", *, reset: bool = False) -> bool:
         db.session.execute(delete(PlaylistItem))
         db.session.execute(delete(Playlist).where(Playlist.account_id.is_(None)))
         for model in (PromoSlide, ContentCategory, ContentPerson, Person, PersonType, Category, MenuItem, Redirect,
-                      AvailabilityRule, Episode, Season, Content, ContentType, Country, Language, Genre, Tag,
-                      VoiceAuthor):
+                      AlternativeTitle, AvailabilityRule, Episode, Season, Content, ContentType, Country, Language,
+                      Genre, Tag, VoiceAuthor):
             db.session.execute(delete(model))
     elif db.session.scalar(select(func.count()).select_from(Content)):
         return False
@@ -139,6 +140,9 @@ def _label(contents: dict[int, Content], languages: dict) -> None:
         content.tags = [tags[t] for t in labels.tags]
         content.voice_authors = [voices[v] for v in labels.voices]
         content.subtitles = [languages[code] for code in labels.subtitles]
+        content.alternative_titles = [AlternativeTitle(title=title, language=language, kind=kind, position=position)
+                                      for position, (title, language, kind)
+                                      in enumerate(extras.ALTERNATIVE_TITLES.get(content_id, ()))]
 
 
 def _categorise(contents: dict[int, Content], types: dict) -> dict[tuple[str, str | None], Category]:

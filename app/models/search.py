@@ -1,9 +1,9 @@
 """The search index of the catalogue (app/services/search/query.py writes and reads it).
 
 ``search_documents``: each published content's searchable text, normalised (lower case, ё as е): its title, its
-original title with the title's transliteration (a Latin query finds «Тихая гавань» by "tikhaya gavan" and by "Quiet
-Harbour"), the names of its people, its description; and its rating, for the rank. ``search_words``: the words of
-titles, with their stem and transliteration, for typo correction.
+original title with the title's transliteration and its alternative titles (a Latin query finds «Тихая гавань» by
+"tikhaya gavan" and by "Quiet Harbour", «Паразиты» by "Parasite"), the names of its people, its description; and its
+rating, for the rank. ``search_words``: the words of titles, with their stem and transliteration, for typo correction.
 
 What each database adds (the migration makes it; no model can say it):
 * PostgreSQL: each field's ``to_tsvector('russian', …)`` (``simple`` for the original title) as a stored generated
@@ -36,7 +36,8 @@ class SearchDocument(db.Model):  # type: ignore[name-defined]
     content_id: Mapped[int] = mapped_column(ForeignKey("contents.id", ondelete="CASCADE"), primary_key=True,
                                             autoincrement=False)
     title: Mapped[str] = mapped_column(Text, default="")
-    original: Mapped[str] = mapped_column(Text, default="")  # the original title and the title's transliteration
+    # the original title, the title's transliteration and the alternative titles (app/models/titles.py)
+    original: Mapped[str] = mapped_column(Text, default="")
     people: Mapped[str] = mapped_column(Text, default="")
     description: Mapped[str] = mapped_column(Text, default="")
     # The content's Kinopoisk rating, the ranking's second key: ranking reads this table alone, never contents.

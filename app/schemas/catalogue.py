@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
+from app.models.titles import TitleKind
 from app.schemas.cards import LabelSchema, review_totals
 from app.schemas.common import Id, Slug, Text
 from app.schemas.lists import available_here
@@ -99,6 +100,20 @@ class ContentCategorySchema(CategoryCrumbSchema):
         "example": []})
 
 
+SHOWN_TITLE_KINDS = [kind.value for kind in TitleKind if kind != TitleKind.MISSPELLING]  # that one: search only
+
+
+class AlternativeTitleSchema(Schema):
+    """Another name the content is known by («Также известен как»)."""
+
+    title = fields.Str(required=True, metadata={"example": "The Long Way Home"})
+    language = fields.Str(required=True, allow_none=True, metadata={
+        "description": "its language, a BCP 47 primary tag; null when none is given", "example": "en"})
+    kind = fields.Str(required=True, validate=validate.OneOf(SHOWN_TITLE_KINDS), metadata={
+        "description": "international: the English or international title; original: in the film's own language; "
+                       "former: a title it had before; other", "example": "international"})
+
+
 class ContentDetailsSchema(Schema):
     """What ``GET /contents/{id}`` adds to the player's fields (apart in the snapshot: the page never carries it),
     and the labels it gives with their titles where the player's fields have their slugs or codes only."""
@@ -106,6 +121,12 @@ class ContentDetailsSchema(Schema):
     slug = fields.Str(required=True, metadata={"example": "dolgaya-doroga-domoy"})
     originalTitle = fields.Str(attribute="original_title", required=True, allow_none=True,
                                metadata={"example": "The Long Way Home"})
+    alternativeTitles = fields.List(fields.Nested(AlternativeTitleSchema), attribute="alternative_titles",
+                                    required=True, metadata={
+        "description": "the other names it is also known as, in the editors' order; empty when none (common "
+                       "misspellings, which search finds it by, are not listed)",
+        "example": [{"title": "The Long Road Home", "language": "en", "kind": "international"},
+                    {"title": "Северная трасса", "language": "ru", "kind": "former"}]})
     description = fields.Str(required=True, metadata={
         "example": "Отец и сын едут через всю страну, чтобы успеть домой к зиме."})
     ageRating = fields.Int(attribute="age_rating", required=True, allow_none=True,

@@ -44,6 +44,8 @@ FILM_PLAYER_FIELDS = {
 FILM_DETAILS = {
     "slug": "dolgaya-doroga-domoy",
     "originalTitle": "The Long Way Home",
+    "alternativeTitles": [{"title": "The Long Road Home", "language": "en", "kind": "international"},
+                          {"title": "Северная трасса", "language": "ru", "kind": "former"}],
     "description": "Отец и сын едут через всю страну, чтобы успеть домой к зиме.",
     "ageRating": 12,
     "genres": [{"slug": "adventure", "title": "Приключения"}, {"slug": "drama", "title": "Драма"}],

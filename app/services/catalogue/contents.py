@@ -35,8 +35,8 @@ def _not_found(details: dict[str, Any]) -> NotFound:
 
 def load_content(content_id: int) -> Content | None:
     """The content with what the player and the API show of it (countries, languages, seasons, availability rules,
-    labels, subtitles, credits, categories with their types), in one query per collection; None when there is none,
-    an id no column can hold included. Unpublished ones too: the caller decides who may see them."""
+    labels, subtitles, credits, categories with their types, alternative titles), in one query per collection; None
+    when there is none, an id no column can hold included. Unpublished ones too: the caller decides who may see them."""
     if not storable_id(content_id):
         return None
     query = (
@@ -52,6 +52,7 @@ def load_content(content_id: int) -> Content | None:
             selectinload(Content.voice_authors),
             selectinload(Content.subtitles),
             selectinload(Content.categories).joinedload(Category.content_type),
+            selectinload(Content.alternative_titles),
             selectinload(Content.persons).options(joinedload(ContentPerson.person),
                                                   joinedload(ContentPerson.person_type)),
         )

@@ -1,5 +1,6 @@
 """What a title page shows of a content beside the player's fields (``GET /contents/{id}``, kept in its snapshot:
-app/snapshots.py): its categories with the chain of their parents (breadcrumbs), and its runtime."""
+app/snapshots.py): its categories with the chain of their parents (breadcrumbs), its runtime, and the alternative
+titles it is also known as (misspellings are for search only)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Category, Content
+from app.models import AlternativeTitle, Category, Content
 
 
 @dataclass(frozen=True)
@@ -32,15 +33,18 @@ class TitleDetails:
     content: Content
     breadcrumbs: list[Breadcrumb]
     runtime: int | None
+    alternative_titles: list[AlternativeTitle]  # those shown: «Также известен как»
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.content, name)
 
 
 def title_details(content: Content, durations: Iterable[int | None]) -> TitleDetails:
-    """``content`` (loaded with its categories: app/services/catalogue/contents.py ``load_content``) with its
-    breadcrumbs and the runtime of its episodes' ``durations``."""
-    return TitleDetails(content, breadcrumbs(content.categories), runtime(durations, content.has_multiple_episodes))
+    """``content`` (loaded with its categories and alternative titles: app/services/catalogue/contents.py
+    ``load_content``) with its breadcrumbs, the runtime of its episodes' ``durations`` and the alternative titles
+    shown."""
+    return TitleDetails(content, breadcrumbs(content.categories), runtime(durations, content.has_multiple_episodes),
+                        [title for title in content.alternative_titles if title.shown])
 
 
 def runtime(durations: Iterable[int | None], series: bool) -> int | None:

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, text, update
 
 from app.extensions import db
-from app.models import Content, ContentPerson, Person, SearchDocument, SearchWord
+from app.models import AlternativeTitle, Content, ContentPerson, Person, SearchDocument, SearchWord
 from app.models.search import SEARCH_FIELDS
 from app.services.search.text import latin, plain, stem, stems, words
 
@@ -75,9 +75,10 @@ def _documents(ids: list[int] | None) -> Iterator[dict[str, Any]]:
     for chunk in chunks:
         rows = db.session.execute(query if chunk is None else query.where(Content.id.in_(chunk))).all()
         people = _people(None if chunk is None else chunk)
+        others = _alternative_titles(chunk)
         for content_id, title, original, description, rating in rows:
             yield {"content_id": content_id, "title": plain(title),
-                   "original": plain(f"{original or ''} {latin(title)}"),
+                   "original": plain(f"{original or ''} {latin(title)} {_also(others.get(content_id, ()))}"),
                    "people": plain(" ".join(people.get(content_id, ()))), "description": plain(description or ""),
                    "rating": rating}
 
@@ -90,6 +91,24 @@ def _people(ids: list[int] | None) -> dict[int, list[str]]:
     for content_id, name, original in db.session.execute(query):
         found.setdefault(content_id, []).extend(filter(None, (name, original)))
     return found
+
+
+def _alternative_titles(ids: list[int] | None) -> dict[int, list[str]]:
+    """Each content's alternative titles, misspellings included: searched as its original title is."""
+    query = select(AlternativeTitle.content_id, AlternativeTitle.title)
+    if ids is not None:
+        query = query.where(AlternativeTitle.content_id.in_(ids))
+    found: dict[int, list[str]] = {}
+    for content_id, title in db.session.execute(query.order_by(AlternativeTitle.position, AlternativeTitle.id)):
+        found.setdefault(content_id, []).append(title)
+    return found
+
+
+def _also(titles: Iterable[str]) -> str:
+    """The alternative titles' words as the original title field holds them: as written (the typo list takes them
+    from there, a Cyrillic one's too) and transliterated, as the field is matched (query.py spells a query's words so
+    for it), each word once."""
+    return " ".join(dict.fromkeys(words(" ".join(f"{title} {latin(title)}" for title in titles))))
 
 
 def _stemmed(row: dict[str, Any]) -> dict[str, Any]:
