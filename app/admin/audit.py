@@ -31,7 +31,7 @@ from app.admin.readable import ACTIONS, LABELS, field_label
 from app.admin.readable import changes as readable_changes
 from app.caching import invalidate_catalogue
 from app.extensions import db
-from app.models import AuditEntry, Role
+from app.models import AlternativeTitle, AuditEntry, Role
 from app.models.ids import storable_id
 from app.services.editorial.audit import record_flush
 from app.services.editorial.revert import mapper_of, revert_change, revert_to, row_label
@@ -44,7 +44,7 @@ EDITOR_TABLES = frozenset({
     "contents", "seasons", "episodes", "availability_rules", "content_persons", "content_categories", "content_types",
     "categories", "genres", "tags", "countries", "languages", "voice_authors", "persons", "person_types",
     "promo_slides", "menu_items", "redirects", "ad_creatives", "ad_media_files", "ad_placements", "playlists",
-    "playlist_items", "reviews", "abuse_reports"})
+    "playlist_items", "reviews", "abuse_reports", "alternative_titles"})
 
 
 def readable(object_type: str) -> bool:
@@ -77,6 +77,18 @@ def listen() -> None:
     if not event.contains(Session, "after_flush", _recorded):
         event.listen(Session, "after_flush", _recorded)
         event.listen(Session, "after_commit", _committed)
+
+
+def _contents_of(entry: AuditEntry) -> list[int]:
+    """The contents whose search documents a revert of ``entry`` changes: a content's own, or an alternative title's
+    content (the one it names before and after, and its row's now)."""
+    if entry.object_type == "contents":
+        return [int(entry.object_id)]
+    if entry.object_type != "alternative_titles":
+        return []
+    row = db.session.get(AlternativeTitle, int(entry.object_id))
+    named = [row.content_id if row is not None else None, *((entry.changes or {}).get("content_id") or ())]
+    return sorted({content_id for content_id in named if isinstance(content_id, int)})
 
 
 class RevertForm(EditorForm):
@@ -162,8 +174,9 @@ class AuditView(Guarded, ListGuards, ModelView):
             flash(refusal.message if isinstance(refusal, DomainError) else
                   "Откат противоречит другим записям (повтор или ссылка на удалённое): ничего не изменено.", "error")
             return redirect(back)
-        if entry.object_type == "contents":
-            reindex([int(entry.object_id)])
+        touched = _contents_of(entry)
+        if touched:
+            reindex(touched)  # search sees the revert at once, as it sees a save
         said = "Возвращено к состоянию после этой записи." if whole else "Изменение откачено."
         if skipped:
             said += " Не откатываются здесь (у них своя история): " + ", ".join(field_label(f) for f in skipped) + "."

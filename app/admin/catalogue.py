@@ -35,8 +35,18 @@ from app.admin.publishing import (
     schedule,
     status,
 )
+from app.admin.titles import AlternativeTitleInline, check_alternative_titles
 from app.extensions import db
-from app.models import Category, Content, ContentCategory, ContentPerson, ContentType, Episode, Season
+from app.models import (
+    AlternativeTitle,
+    Category,
+    Content,
+    ContentCategory,
+    ContentPerson,
+    ContentType,
+    Episode,
+    Season,
+)
 from app.models.catalogue import AvailabilityRule, RuleKind
 from app.services.editorial.media_files import check_poster, master_problem, store_poster
 from app.services.player.availability import Verdict, check_availability
@@ -152,8 +162,8 @@ class ContentView(PreviewViews, BulkActions, IdentifyActions, FilterBar, EditorM
     column_editable_list = ("position", "published")
     rule_kinds = RULE_KINDS
     column_formatters = {"poster_url": poster_thumbnail}
-    form_columns = ("title", "original_title", "slug", "content_type", "published", "publish_at", "unpublish_at",
-                    "position", "description",
+    form_columns = ("title", "original_title", "alternative_titles", "slug", "content_type", "published",
+                    "publish_at", "unpublish_at", "position", "description",
                     "year", "age_rating", "has_multiple_episodes", "poster_url", "poster", "genres", "countries",
                     "tags", "voice_authors", "languages", "subtitles", "kinopoisk_id", "kinopoisk_rating", "imdb_id",
                     "imdb_rating", "seasons", "loose_episodes", "availability_rules", "persons", "categories")
@@ -173,7 +183,7 @@ class ContentView(PreviewViews, BulkActions, IdentifyActions, FilterBar, EditorM
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.inline_models = (SeasonInline(Season, self), LooseEpisodeInline(Episode), RuleInline(AvailabilityRule),
-                              PersonInline(ContentPerson))
+                              PersonInline(ContentPerson), AlternativeTitleInline(AlternativeTitle))
         super().__init__(*args, **kwargs)
 
     column_extra_row_actions = [*EditorModelView.column_extra_row_actions, LinkRowAction(
@@ -221,6 +231,7 @@ class ContentView(PreviewViews, BulkActions, IdentifyActions, FilterBar, EditorM
         _no_repeats([e.order for e in model.loose_episodes if e not in db.session.deleted], "серии")
         if model.seasons:
             model.has_multiple_episodes = True
+        check_alternative_titles(model)
         park_renumbered(model)
         if "publish_at" in form:  # (the list's inline edit of one column has no schedule)
             scheduled = schedule(model, form)

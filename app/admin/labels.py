@@ -24,7 +24,8 @@ FIELDS = {
     "persons": "Участники", "password_hash": "Пароль", "visibility": "Кто видит", "items": "Фильмы и сериалы",
     "account_id": "Учётная запись", "playlist_id": "Подборка", "added_at": "Добавлен", "rating": "Оценка",
     "text": "Текст", "hidden_at": "Скрыта", "edited_at": "Изменена автором", "note": "Заметка редактора",
-    "handled_at": "Рассмотрена", "handled_by_id": "Кем рассмотрена",
+    "handled_at": "Рассмотрена", "handled_by_id": "Кем рассмотрена", "alternative_titles": "Другие названия",
+    "language": "Язык",
 }
 
 # The tables the audit trail names, as editors call what they hold.
@@ -37,4 +38,5 @@ TABLES = {
     "menu_items": "Пункт меню", "redirects": "Перенаправление", "accounts": "Учётная запись",
     "ad_creatives": "Рекламный ролик", "ad_media_files": "Файл ролика", "ad_placements": "Размещение рекламы",
     "playlists": "Подборка", "playlist_items": "Место в подборке", "reviews": "Рецензия", "abuse_reports": "Жалоба",
+    "alternative_titles": "Другое название",
 }

@@ -16,6 +16,7 @@ from app.admin.ads import AD_FIELDS, POSITIONS
 from app.admin.catalogue import AGE_RATINGS, RULE_KINDS
 from app.admin.labels import FIELDS
 from app.admin.moments import shown
+from app.admin.titles import TITLE_KINDS
 from app.extensions import db
 from app.models import AuditAction, AuditEntry
 from app.models.moments import Moment
@@ -26,6 +27,7 @@ ACTIONS = {AuditAction.CREATE.value: "создан", AuditAction.UPDATE.value: "
 # The words of a field's stored values, by table and field (None: any table)
 WORDS: dict[tuple[str | None, str], dict[Any, str]] = {
     ("availability_rules", "kind"): dict(RULE_KINDS),
+    ("alternative_titles", "kind"): dict(TITLE_KINDS),
     ("ad_placements", "position"): dict(POSITIONS),
     ("accounts", "role"): {role.value: label for role, label in ROLE_LABELS.items()},
     ("contents", "age_rating"): {int(value): label for value, label in AGE_RATINGS if value},
@@ -35,9 +37,12 @@ LABELS = {**AD_FIELDS, **FIELDS, "person_id": "Персона", "person_type_id"
           "category_id": "Категория", "id": "Номер", "enabled": "Включено", "vast_url": "Внешний VAST",
           "wrapper_depth": "Обёрток", "position": "Порядок", "content_type_id": "Тип", "mime_type": "Тип файла"}
 
+# A field one table names otherwise than the others (``kind`` is an availability rule's «Правило»)
+TABLE_LABELS: dict[tuple[str | None, str], str] = {("alternative_titles", "kind"): "Какое это название"}
 
-def field_label(field: str) -> str:
-    return LABELS.get(field, field)
+
+def field_label(field: str, table: str | None = None) -> str:
+    return TABLE_LABELS.get((table, field)) or LABELS.get(field, field)
 
 
 def changes(entry: AuditEntry) -> Markup:
@@ -46,11 +51,12 @@ def changes(entry: AuditEntry) -> Markup:
     note = (entry.changes or {}).get(NOTE)
     if note and isinstance(note[1], dict):
         lines.append(Markup('<div class="editorial-revert-note">{}</div>').format(revert_note(note[1])))
-    for field, pair in sorted((entry.changes or {}).items(), key=lambda item: field_label(item[0])):
+    table = entry.object_type
+    for field, pair in sorted((entry.changes or {}).items(), key=lambda item: field_label(item[0], table)):
         if field.startswith("__") or not isinstance(pair, list) or len(pair) != 2:
             continue
-        before, after = (value(entry.object_type, field, item) for item in pair)
-        lines.append(Markup("<div><b>{}</b>: {} → {}</div>").format(field_label(field), before, after))
+        before, after = (value(table, field, item) for item in pair)
+        lines.append(Markup("<div><b>{}</b>: {} → {}</div>").format(field_label(field, table), before, after))
     return Markup("").join(lines)
 
 
