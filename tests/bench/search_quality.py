@@ -5,12 +5,13 @@ same titles in the same run.
 The evaluation set is tests/data/search_eval/ (its README): real Soviet, Russian and foreign titles and the queries
 made from them (tests/bench/search_queries.py). For each database the harness makes a catalogue of its own, dropped
 afterwards: ``flask db upgrade``, ``flask demo catalogue --titles 20000`` (synthetic titles, app/demo/synthetic.py),
-the evaluation's titles inserted beside them as published contents (title, original title, year, type; a Kinopoisk
-rating drawn from 6.0–8.5 with a fixed seed, since real titles carry one and the rank reads it: a benchmark's
-value, not a fact), then ``flask search reindex``. Every query goes through ``GET /v2/contents/search?query=…
-&pageSize=5`` (the app's test client, no cache in the way: each query is asked once per database). The baseline is
-rapidfuzz's ``process.extract`` with ``WRatio`` (its default processor: lower case, punctuation dropped) over every
-published content's title and original title, best five distinct contents, on the SQLite catalogue.
+the evaluation's titles inserted beside them as published contents (title, original title, year, type, and their
+``also`` names as alternative titles of kind international; a Kinopoisk rating drawn from 6.0–8.5 with a fixed seed,
+since real titles carry one and the rank reads it: a benchmark's value, not a fact), then ``flask search reindex``.
+Every query goes through ``GET /v2/contents/search?query=…&pageSize=5`` (the app's test client, no cache in the
+way: each query is asked once per database). The baseline is rapidfuzz's ``process.extract`` with ``WRatio`` (its
+default processor: lower case, punctuation dropped) over every published content's title, original title and
+alternative titles (the same names search has), best five distinct contents, on the SQLite catalogue.
 
 A query counts as right when the first answer is one of its ``expected`` titles (a title made twice: «солярис»
 either, «солярис 2002» only the 2002 one); "top 5" when one of them is among the first five; "none" when the
@@ -82,7 +83,7 @@ def main() -> int:
             except BenchError as error:
                 print(f"{database}: FAILED: {error}", file=sys.stderr)
                 return 1
-        print(f"baseline: rapidfuzz WRatio over {len(choices):,} titles and original titles", flush=True)
+        print(f"baseline: rapidfuzz WRatio over {len(choices):,} titles, original and alternative titles", flush=True)
         answers["baseline"] = baseline(queries, choices)
     report = scores(queries, answers)
     text = table(report, len(titles), len(queries), args.titles)
@@ -145,7 +146,7 @@ def child(url: str, out: str) -> int:
     query asked; writes each query's first five as evaluation ids (None for a synthetic title)."""
     from app import create_app
     from app.extensions import db
-    from app.models import Content, ContentType
+    from app.models import AlternativeTitle, Content, ContentType, TitleKind
 
     app = create_app({"RATELIMIT_ENABLED": False})
     titles = read_jsonl(DATA / "titles.jsonl")
@@ -154,7 +155,9 @@ def child(url: str, out: str) -> int:
         types = {t.slug: t.id for t in db.session.scalars(sa.select(ContentType))}
         rows = [Content(title=t["title"], original_title=t.get("original"), year=t.get("year"),
                         content_type_id=types[t["type"]], has_multiple_episodes=t["type"] == "series", published=True,
-                        kinopoisk_rating=round(rng.uniform(6.0, 8.5), 1)) for t in titles]
+                        kinopoisk_rating=round(rng.uniform(6.0, 8.5), 1),
+                        alternative_titles=[AlternativeTitle(title=name, kind=TitleKind.INTERNATIONAL, position=place)
+                                            for place, name in enumerate(t.get("also", ()))]) for t in titles]
         db.session.add_all(rows)
         db.session.commit()
         ids = {row.id: title["id"] for row, title in zip(rows, titles, strict=True)}
@@ -176,16 +179,19 @@ def child(url: str, out: str) -> int:
 
 
 def titles_of(url: str) -> list[tuple[str, str]]:
-    """(title or original title, evaluation id or "") of every published content: the baseline's choices."""
+    """(title, original title or alternative title; evaluation id or "#<content id>") of every published content:
+    the baseline's choices."""
     titles = read_jsonl(DATA / "titles.jsonl")
     by_row = {(t["title"], t.get("original"), t.get("year")): t["id"] for t in titles}
     engine = sa.create_engine(normalise_database_url(url))
     with engine.connect() as connection:
         rows = connection.execute(sa.text("SELECT id, title, original_title, year FROM contents WHERE published"))
-        choices = []
+        choices, owners = [], {}
         for content_id, title, original, year in rows:
-            name = by_row.get((title, original, year), f"#{content_id}")
+            owners[content_id] = name = by_row.get((title, original, year), f"#{content_id}")
             choices += [(title, name)] + ([(original, name)] if original else [])
+        others = connection.execute(sa.text("SELECT content_id, title FROM alternative_titles ORDER BY id"))
+        choices += [(other, owners[content_id]) for content_id, other in others if content_id in owners]
     engine.dispose()
     return choices
 
