@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_admin.model.form import InlineFormAdmin
+from sqlalchemy import inspect
 from wtforms import ValidationError
 from wtforms.fields import SelectField
 from wtforms.validators import Optional, StopValidation
@@ -60,7 +61,7 @@ class AlternativeTitleInline(InlineFormAdmin):
 
 def check_alternative_titles(content: Content) -> None:
     """The content's alternative titles as the form leaves them (those deleted now aside): no repeat, not its own
-    title; one without an order takes its place in the list."""
+    title; one without an order takes its place in the list; then those renamed or deleted are moved aside."""
     kept = [title for title in content.alternative_titles if title not in db.session.deleted]
     problem = titles_problem(content.title, [title.title for title in kept])
     if problem:
@@ -68,3 +69,18 @@ def check_alternative_titles(content: Content) -> None:
     for place, title in enumerate(kept):
         if title.position is None:
             title.position = place
+    _park_renamed(content)
+
+
+def _park_renamed(content: Content) -> None:
+    """The titles renamed or deleted now first take a title no editor can type (a control character and their id),
+    by plain UPDATEs the ORM does not see, so that the save's statements, one row at a time, never meet a title
+    another row still holds (two swapped, one removed and typed again): the database checks (content, title) per row.
+    The trail records each change once, from the old title to the new (as ``park_renumbered`` does for numbers)."""
+    with db.session.no_autoflush:
+        moved = {row.id for row in content.alternative_titles if row.id is not None and inspect(row).persistent
+                 and inspect(row).attrs.title.history.has_changes()}
+        moved |= {row.id for row in db.session.deleted if isinstance(row, AlternativeTitle) and row.id is not None}
+        table = AlternativeTitle.__table__
+        for row_id in sorted(moved):
+            db.session.connection().execute(table.update().where(table.c.id == row_id).values(title=f"\x01{row_id}"))

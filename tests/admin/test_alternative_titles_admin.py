@@ -163,3 +163,25 @@ def test_a_reverted_change_is_searched_at_once(app: Flask, editor: FlaskClient):
     assert flashes(editor.get(response.headers["Location"])) == ["Изменение откачено."]
     assert found(app, "the lost film") == ["Потерянная плёнка"] and found(app, "reel gone") == []
     assert shown(app) == [{"title": "The Lost Film", "language": "en", "kind": "international"}]
+
+
+def test_titles_swapped_or_removed_and_typed_again_are_saved(app: Flask, editor: FlaskClient):
+    """The database checks (content, title) row by row: two titles swapped, or one removed and typed again in the
+    same save, are what the editor meant, not a repeat."""
+    form = edit_form(editor, 1)
+    for field in ("title", "language", "kind"):
+        first, second = f"alternative_titles-0-{field}", f"alternative_titles-1-{field}"
+        form[first], form[second] = form[second], form[first]
+    response = editor.post("/admin/content/edit/?id=1", data=form)
+    assert response.status_code == 302, flashes(response)
+    assert saved(app, 1) == [("Северная трасса", "ru", "former", 0), ("The Long Road Home", "en", "international", 1)]
+    with app.app_context():
+        renamed = db.session.scalars(db.select(AuditEntry).where(AuditEntry.object_type == "alternative_titles")
+                                     .order_by(AuditEntry.object_id)).all()
+        assert sorted(entry.changes["title"][1] for entry in renamed) == ["The Long Road Home", "Северная трасса"]
+        assert all("\x01" not in str(entry.changes) for entry in renamed)  # the move aside is not a change
+    form = with_titles(edit_form(editor, 1), ("Северная трасса", "ru", "former"))
+    form["del-alternative_titles-0"] = "y"
+    response = editor.post("/admin/content/edit/?id=1", data=form)
+    assert response.status_code == 302, flashes(response)
+    assert saved(app, 1) == [("The Long Road Home", "en", "international", 1), ("Северная трасса", "ru", "former", 1)]
