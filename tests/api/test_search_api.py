@@ -27,7 +27,7 @@ QUERIES = (
     "морозова", "старое королевство", "настоящего героя", "зимы", "маяк", "дневника орла", "капитан", "капитаном",
     "орёл моста", "орел моста", "the real hero", "london nezhnosti", "холодная погоня", "холодные погони",
     "потерянная галактика", "потеряная галактика", "ледник испытания", "без сердца", "дом", "домой", "the windy fate",
-    "вечерний солдат", "поляны рыбака",
+    "вечерний солдат", "поляны рыбака", "тихоя гавань", "дневнека орла", "холоднея погоня", "ледникк испытания",
 )
 
 
@@ -44,8 +44,9 @@ def titles(answer):
 def test_morphology_typos_transliteration_and_the_original_title(client, demo_catalogue):
     assert titles(find(client, "дороги")) == ["Долгая дорога домой"]  # «дороги» finds «дорога»
     assert titles(find(client, "долгой дороги домой")) == ["Долгая дорога домой"]
-    typo = find(client, "тихая гаваьн")
+    typo = find(client, "тихоя гавань")
     assert (titles(typo), typo["corrected"]) == (["Тихая гавань"], "тихая гавань")
+    assert titles(find(client, "тихая гаваьн")) == ["Тихая гавань"]  # a last word's typo: found as its start «гава…»
     assert titles(find(client, "tikhaya gavan")) == ["Тихая гавань"]  # transliterated
     assert titles(find(client, "Quiet Harbour")) == ["Тихая гавань"]  # the original title
     assert titles(find(client, "плёнка")) == titles(find(client, "пленка")) == ["Потерянная плёнка"]
@@ -68,7 +69,7 @@ def test_a_query_typed_on_the_other_layout_is_switched(client, demo_catalogue):
 
 def test_the_last_word_still_being_typed_is_a_prefix(client, demo_catalogue):
     """Issue 34: as the viewer types, «тихая гав» and «закры» find their titles; the last word is read as the start of a
-    word only when the query as typed finds nothing, and from three letters on."""
+    word (as well as a word) from three letters on, before any typo is corrected."""
     assert titles(find(client, "тихая гав")) == ["Тихая гавань"]
     assert titles(find(client, "закры")) == ["Закрытый показ"]
     assert titles(find(client, "tikhaya gav")) == ["Тихая гавань"]  # a transliteration being typed

@@ -14,9 +14,10 @@ from sqlalchemy import delete, insert, select, text, update
 from app.extensions import db
 from app.models import AlternativeTitle, Content, ContentPerson, Person, SearchDocument, SearchWord
 from app.models.search import SEARCH_FIELDS
-from app.services.search.text import latin, plain, stem, stems, words
+from app.services.search.text import fold, latin, plain, stem, stems, words
 
 BATCH = 5000
+STEMS = "~"  # the title's stems among its names: «~тих гаван»
 MAX_WORD = 64
 
 
@@ -32,7 +33,7 @@ def reindex(content_ids: Iterable[int] | None = None) -> int:
         db.session.execute(insert(SearchDocument), batch)
         if db.engine.dialect.name == "sqlite":
             db.session.execute(text("INSERT INTO search_fts(rowid, title, original, people, description) "
-                                    "VALUES (:content_id, :title_stems, :original, :people_stems, "
+                                    "VALUES (:content_id, :title_stems, :latin, :people_stems, "
                                     ":description_stems)"), [_stemmed(row) for row in batch])
         written += len(batch)
     if before is None:
@@ -77,10 +78,28 @@ def _documents(ids: list[int] | None) -> Iterator[dict[str, Any]]:
         people = _people(None if chunk is None else chunk)
         others = _alternative_titles(chunk)
         for content_id, title, original, description, rating in rows:
+            also = others.get(content_id, [])
+            latin_names = [name for name in (original, latin(title)) if name]
             yield {"content_id": content_id, "title": plain(title),
-                   "original": plain(f"{original or ''} {latin(title)} {_also(others.get(content_id, ()))}"),
+                   "original": plain(f"{' '.join(latin_names)} {_also(also)}"),
+                   "latin": folded(" ".join([*latin_names, *also])),
+                   "names": names([plain(title), STEMS + " ".join(stem(word) or word for word in words(title)),
+                                   *(plain(name) for name in also)], [*latin_names, *also]),
                    "people": plain(" ".join(people.get(content_id, ()))), "description": plain(description or ""),
                    "rating": rating}
+
+
+def folded(text: str) -> str:
+    """``text``'s words as every transliteration scheme spells them alike (app/services/search/text.py ``fold``)."""
+    return " ".join(fold(word) for word in words(text))
+
+
+def names(titles: list[str], latin_names: list[str]) -> str:
+    """Each name of a content whole, between bars (its title as it is and as its stems, these marked by ``STEMS``, its
+    Latin names folded): the ranking's "the title is the query" and "the title starts with the query"
+    (app/services/search/query.py ``_named``)."""
+    every = [*titles, *(folded(name) for name in latin_names)]
+    return "|" + "|".join(dict.fromkeys(name for name in every if name)) + "|"
 
 
 def _people(ids: list[int] | None) -> dict[int, list[str]]:
@@ -157,7 +176,7 @@ def _count_words(after: Counter[str], before: Counter[str]) -> None:
 
 
 def _word_row(word: str, count: int) -> dict[str, Any]:
-    return {"word": word, "stem": stem(word) or word, "latin": latin(word)[:128], "contents": count}
+    return {"word": word, "stem": stem(word) or word, "latin": fold(word)[:128], "contents": count}
 
 
 def _batches(items: Iterator[Any], size: int) -> Iterator[list[Any]]:

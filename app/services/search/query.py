@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 from sqlalchemy import (
     ColumnElement,
@@ -45,14 +45,15 @@ from app.services.catalogue.cards import cards_by_id
 from app.services.catalogue.filters import ListRequest, Query, filtered
 from app.services.catalogue.paging import Page
 from app.services.catalogue.publishing import off_schedule, public
-from app.services.search.text import latin, stem, words
+from app.services.search.index import STEMS
+from app.services.search.text import fold, stem, words
 from app.services.search.understanding import switched_layout, understood
 
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
 CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "description": "russian"}  # as migrated
 MAX_WORDS = 8
 PREFIX_LETTERS = 3  # a last word read as the start of a word: from this many letters
-TRIGRAM_CANDIDATES = 40
+MIN_TYPO = 4  # a word is corrected from this many letters
 CYRILLIC = re.compile(r"[а-я]")
 
 
@@ -64,29 +65,38 @@ class SearchResult:
 
 def search(query: str, request: ListRequest, generation: int = 0, within: Select[Any] | None = None) -> SearchResult:
     """Published contents matching ``query`` and ``request``'s filters, best first, its page of them (cards
-    loaded); ``within``: among the contents this query of ids gives only (a viewer's history). A query that finds
-    nothing is tried again as typed on the other keyboard layout (app/services/search/understanding.py)."""
-    result = _found(words(query)[:MAX_WORDS], request, generation, within)
-    switched = switched_layout(query) if result.page.total == 0 else None
-    if switched is not None:
-        asked = words(switched)[:MAX_WORDS]
-        other = _found(asked, request, generation, within)
-        if other.page.total:
-            return SearchResult(other.page, other.corrected or " ".join(asked))
-    return result
+    loaded); ``within``: among the contents this query of ids gives only (a viewer's history).
+
+    The readings of the query, in order, the first that finds something answering: its words as typed, the last one
+    also as the start of a word (a viewer still typing: «тихая гав», «закры»; from PREFIX_LETTERS letters on); the
+    same typed on the other keyboard layout (app/services/search/understanding.py); its words whole with their typos
+    corrected («зеракло»); the last one as the start of a word again, the others corrected («тихоя гав»); the other
+    layout, corrected."""
+    typed = words(query)[:MAX_WORDS]
+    switched_query = switched_layout(query)
+    switched = words(switched_query)[:MAX_WORDS] if switched_query is not None else []
+    readings = [(typed, _begun(typed), False), (switched, _begun(switched), False), (typed, False, True),
+                (typed, _begun(typed), True), (switched, False, True)]
+    first: SearchResult | None = None
+    tried: set[tuple[tuple[str, ...], bool, bool]] = set()
+    for asked, prefix, typos in readings:
+        if not asked or (tuple(asked), prefix, typos) in tried:
+            continue
+        tried.add((tuple(asked), prefix, typos))
+        result = _meant(asked, request, generation, within, prefix, typos)
+        if result.page.total:
+            return result if asked is typed else SearchResult(result.page, result.corrected or " ".join(asked))
+        first = first or result
+    return first or SearchResult(Page([], 0, request.page, request.page_size), None)
 
 
-def _found(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None) -> SearchResult:
-    """The words as typed; when they find nothing, the last one as the start of a word (a viewer still typing:
-    «тихая гав», «закры»), from PREFIX_LETTERS letters on."""
-    result = _meant(asked, request, generation, within)
-    if result.page.total == 0 and asked and len(asked[-1]) >= PREFIX_LETTERS and not asked[-1].isdigit():
-        return _meant(asked, request, generation, within, prefix=True)
-    return result
+def _begun(asked: list[str]) -> bool:
+    """Whether the last word may be read as the start of a word."""
+    return bool(asked) and len(asked[-1]) >= PREFIX_LETTERS and not asked[-1].isdigit()
 
 
 def _meant(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
-           prefix: bool = False) -> SearchResult:
+           prefix: bool = False, typos: bool = False) -> SearchResult:
     """A year or a kind of title among the words («солярис 2002», «бригада сериал») filters instead of being
     matched, unless the request filters by it already; when that finds nothing, the words are matched as typed."""
     meant = understood(asked)
@@ -96,18 +106,21 @@ def _meant(asked: list[str], request: ListRequest, generation: int, within: Sele
         narrowed = replace(request, year_from=year or request.year_from, year_to=year or request.year_to,
                            has_multiple_episodes=request.has_multiple_episodes if series is None else series)
         kept = meant.matched(year=year is not None, kind=series is not None)
-        result = _search(kept, narrowed, generation, within, prefix)
+        result = _search(kept, narrowed, generation, within, prefix, typos)
         if result.page.total:
             return result
-    return _search(asked, request, generation, within, prefix)
+    return _search(asked, request, generation, within, prefix, typos)
 
 
 def _search(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
-            prefix: bool = False) -> SearchResult:
+            prefix: bool = False, typos: bool = False) -> SearchResult:
     page, page_size = request.page, request.page_size
-    known = _known_stems(asked)
     typed = asked[:-1] if prefix else asked  # a word still being typed is no typo
-    searched = [_correct(word, known, generation) for word in typed] + asked[len(typed):]
+    if typos:
+        known = _known(typed)
+        searched = [_correct(word, known, generation) for word in typed] + asked[len(typed):]
+    else:
+        searched = asked
     corrected = " ".join(searched) if searched != asked else None
     if not searched:
         return SearchResult(Page([], 0, page, page_size), corrected)
@@ -119,7 +132,8 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     found = SearchDocument.content_id
     candidates = and_(candidates, found.not_in(off_schedule()))  # indexed, but not shown now
     ranked = (_narrowed(select(found, func.count().over().label("total")).where(candidates), request)
-              .order_by(score.desc(), SearchDocument.rating.desc().nulls_last(), found)
+              .order_by(_named(searched, prefix).desc(), score.desc(), SearchDocument.rating.desc().nulls_last(),
+                        found)
               .limit(page_size).offset((page - 1) * page_size))
     rows = db.session.execute(ranked).all()
     total = rows[0].total if rows else _count(candidates, request) if page > 1 else 0
@@ -127,6 +141,21 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     contents = {c.id: c for c in db.session.scalars(  # published: a content unpublished since it was indexed is not
         cards_by_id(ids, public())).unique()}
     return SearchResult(Page([contents[i] for i in ids if i in contents], total, page, page_size), corrected)
+
+
+def _named(searched: list[str], prefix: bool) -> ColumnElement[int]:
+    """3 when one of the content's names is the query (its words as searched), 2 when it is the query's stems
+    («брата» and «Брат», not «Брат 2»), 1 when one starts with the query (with its whole words, or, ``prefix``, with
+    its letters as typed: «тихая гав»), else 0. A Latin word is compared folded, as the names keep Latin titles
+    (app/services/search/index.py ``names``)."""
+    typed = dict.fromkeys((" ".join(searched), " ".join(word if CYRILLIC.search(word) else fold(word)
+                                                        for word in searched)))
+    stemmed = STEMS + " ".join(stem(word) or word for word in searched)
+    names = SearchDocument.names
+    exact = or_(*(names.contains(f"|{phrase}|", autoescape=True) for phrase in typed))
+    starts = or_(*(names.contains(f"|{phrase}" if prefix else f"|{phrase} ", autoescape=True) for phrase in typed),
+                 names.contains(f"|{stemmed} ", autoescape=True))
+    return case((exact, 3), (names.contains(f"|{stemmed}|", autoescape=True), 2), (starts, 1), else_=0)
 
 
 def _narrowed(query: Query, request: ListRequest) -> Query:
@@ -156,7 +185,7 @@ def _matches(searched: list[str], prefix: bool = False) -> tuple[list[ColumnElem
         matches: list[ColumnElement[bool]] = []
         for field in WEIGHTS:
             config = CONFIGS[field]
-            spell = (lambda word: word) if config == "russian" else latin
+            spell = (lambda word: word) if config == "russian" else fold
             query: Any = func.websearch_to_tsquery(config, " ".join(spell(word) for word in whole)) if whole else None
             if started is not None:  # letters and digits only (search_text.words): safe in to_tsquery's syntax
                 begun = func.to_tsquery(config, f"{spell(started)}:*")
@@ -165,7 +194,7 @@ def _matches(searched: list[str], prefix: bool = False) -> tuple[list[ColumnElem
         return matches, or_(*matches)
     found: list[Select[Any] | None] = []
     for field in WEIGHTS:
-        spell = latin if CONFIGS[field] == "simple" else stem
+        spell = fold if CONFIGS[field] == "simple" else stem
         terms = [f'"{term}"' for term in (spell(word) for word in whole) if term]
         if started is not None and spell(started):
             terms.append(f'"{spell(started)}"*')
@@ -182,50 +211,67 @@ def _matches(searched: list[str], prefix: bool = False) -> tuple[list[ColumnElem
     return in_field, anywhere
 
 
-def _known_stems(asked: list[str]) -> set[str]:
-    """Which of the words' stems some indexed word has: one query for the whole query."""
-    stems = {stem(word) or word for word in asked if len(word) >= 4}
-    return set(db.session.scalars(select(SearchWord.stem).where(SearchWord.stem.in_(stems)).distinct())) if stems \
-        else set()
+def _known(asked: list[str]) -> set[str]:
+    """Which of the words some indexed word has, each by its key (``_key``): one query for the whole query."""
+    keys = {_key(word) for word in asked if len(word) >= MIN_TYPO and not word.isdigit()}
+    stems = {key for key in keys if CYRILLIC.search(key)}
+    spelled = keys - stems
+    if not keys:
+        return set()
+    found = select(SearchWord.stem.label("key")).where(SearchWord.stem.in_(stems)) if stems else None
+    if spelled:
+        by_latin = select(SearchWord.latin.label("key")).where(SearchWord.latin.in_(spelled))
+        found = by_latin if found is None else union(found, by_latin)
+    return set(db.session.scalars(found)) if found is not None else set()
+
+
+def _key(word: str) -> str:
+    """A word as the index knows it: a Cyrillic word by its stem (the Russian fields are stemmed), a Latin one as
+    every transliteration scheme spells it (the original-title field is folded, not stemmed)."""
+    return (stem(word) or word) if CYRILLIC.search(word) else fold(word)
 
 
 def _correct(word: str, known: set[str], generation: int) -> str:
-    """The word, or the indexed word it is a typo of (the module's rule 1)."""
-    if len(word) < 4 or word.isdigit() or (stem(word) or word) in known:
+    """The word, or the indexed word it is a typo of (the module's rule 1): the nearest of its own alphabet, a
+    Cyrillic word compared as it is written, a Latin one as every transliteration spells it (``fold``)."""
+    if len(word) < MIN_TYPO or word.isdigit() or _key(word) in known:
         return word
-    spelled = latin(word)
+    cyrillic = bool(CYRILLIC.search(word))
+    spelled = word if cyrillic else fold(word)
     limit = 1 if len(word) < 7 else 2
-    cyrillic = bool(CYRILLIC.search(word))  # a word is corrected into a word of its own alphabet
-    candidates = [c for c in _candidates(spelled, generation) if bool(CYRILLIC.search(c[0])) == cyrillic]
-    best = min(((Levenshtein.distance(spelled, other_latin), -count, other)
-                for other, other_latin, count in candidates), default=None)
-    return best[2] if best is not None and best[0] <= limit else word
+    vocabulary = _vocabulary(db.engine.url.render_as_string(), generation).of(cyrillic)
+    found = extract(spelled, vocabulary.keys, scorer=OSA.distance, score_cutoff=limit, limit=None)
+    best = min(((distance, -vocabulary.counts[index], vocabulary.words[index]) for _, distance, index in found),
+               default=None)
+    return best[2] if best is not None else word
 
 
-def _candidates(spelled: str, generation: int) -> list[tuple[str, str, int]]:
-    """Indexed words whose transliteration is near ``spelled``: (word, latin, contents)."""
-    if db.engine.dialect.name == "postgresql":
-        rows = db.session.execute(
-            select(SearchWord.word, SearchWord.latin, SearchWord.contents)
-            .where(SearchWord.latin.op("%")(spelled))
-            .order_by(func.similarity(SearchWord.latin, spelled).desc(), SearchWord.contents.desc(), SearchWord.word)
-            .limit(TRIGRAM_CANDIDATES)).all()
-        return [(word, spelled_word, count) for word, spelled_word, count in rows]
-    vocabulary = _vocabulary(db.engine.url.render_as_string(), generation)
-    found = extract(spelled, vocabulary.latin, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
-    return [vocabulary.words[index] for _, _, index in found]
+@dataclass(frozen=True)
+class _Words:
+    keys: list[str]  # what is compared: the word (Cyrillic), its folded spelling (Latin)
+    words: list[str]
+    counts: list[int]  # documents with the word: a tie goes to the commoner
 
 
 @dataclass(frozen=True)
 class _Vocabulary:
-    latin: list[str]
-    words: list[tuple[str, str, int]]
+    cyrillic: _Words
+    latin: _Words
+
+    def of(self, cyrillic: bool) -> _Words:
+        return self.cyrillic if cyrillic else self.latin
 
 
 @lru_cache(maxsize=2)
 def _vocabulary(database: str, generation: int) -> _Vocabulary:
-    """The word list in memory (SQLite's stand-in for a trigram index), kept per database and catalogue generation
-    (a generation number alone repeats across databases: tests, a cache that restarted)."""
-    rows = db.session.execute(select(SearchWord.word, SearchWord.latin, SearchWord.contents)).all()
-    return _Vocabulary([row[1] for row in rows], [(row[0], row[1], row[2]) for row in rows])
-
+    """The word list in memory, what typo correction searches on either database (so that both propose the same
+    words), read once per database and catalogue generation (a generation number alone repeats across databases:
+    tests, a cache that restarted)."""
+    rows = sorted(db.session.execute(select(SearchWord.word, SearchWord.latin, SearchWord.contents)).all())
+    parts = {True: _Words([], [], []), False: _Words([], [], [])}
+    for word, folded, count in rows:
+        part = parts[bool(CYRILLIC.search(word))]
+        part.keys.append(word if part is parts[True] else folded)
+        part.words.append(word)
+        part.counts.append(count)
+    return _Vocabulary(parts[True], parts[False])

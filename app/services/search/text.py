@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,13 +19,28 @@ import snowballstemmer
 from app.models.slugs import transliterate
 
 STOPWORDS = Path(__file__).resolve().parents[2] / "data" / "stopwords"
-_WORD = re.compile(r"[0-9a-zа-я]+")
+_WORD = re.compile(r"[a-zа-я]+|[0-9]+")  # letters and digits apart: «Т-34» and «т34» are the same two words
 _CYRILLIC = re.compile(r"[а-я]")
 _local = threading.local()  # snowballstemmer's stemmers keep state between calls: one per thread
 
 
+# A soft or hard sign in a transliteration («dzhentl'meny») is not a break; «Д'Артаньян» keeps its two words.
+_LATIN_APOSTROPHE = re.compile(r"(?<=[a-z\u00c0-\u024f])['’ʹʺ`´]|['’ʹʺ`´](?=[a-z\u00c0-\u024f])")
+
+
 def normalise(text: str) -> str:
-    return text.lower().replace("ё", "е")
+    """Lower case, ё as е, a Latin letter's diacritics dropped (ISO 9's «č», «â»: «c», «a»; Cyrillic letters stay as
+    they are: «й» is not «и»), an apostrophe beside a Latin letter gone («dzhentl'meny» is one word)."""
+    lowered = _LATIN_APOSTROPHE.sub("", text.lower().replace("ё", "е"))
+    if lowered.isascii():
+        return lowered
+    return "".join(_plain_latin(char) if "\u00c0" <= char < "\u0400" else char for char in lowered)
+
+
+@lru_cache(maxsize=1024)
+def _plain_latin(char: str) -> str:
+    """A Latin letter with a diacritic as its base letter («ë» → «e», «ŝ» → «s»); any other such character as it is."""
+    return unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode() or char
 
 
 def words(text: str) -> list[str]:
@@ -55,6 +71,27 @@ def stem(word: str) -> str:
 def latin(word: str) -> str:
     """A word in Latin letters (its transliteration): what typo correction compares."""
     return transliterate(word)
+
+
+# Transliteration schemes differ in how they spell a few letters: х kh/h/x, ц ts/c/tz/cz, ч ch/č, ш sh/š, щ shch/sch/
+# shh/ŝ, ж zh/ž/z, я ya/ja/ia/â, ю yu/ju/iu/û, й y/j/i, ы y/i/y', ё yo/jo/e/ë, е e/ye/je, ь '/ʹ/nothing. ``fold``
+# writes every one of them the same way (diacritics and apostrophes are gone already: ``normalise``), applied alike to
+# what is indexed and to what is asked; a doubled letter is one. (x is х, as GOST 7.79 and informal spelling have it.)
+_FOLDS = ((re.compile(r"shch|sch|shh"), "s"), (re.compile(r"sh"), "s"), (re.compile(r"ch"), "c"),
+          (re.compile(r"zh"), "z"), (re.compile(r"kh|x"), "h"), (re.compile(r"t[sz]|cz"), "c"),
+          (re.compile(r"[jy]"), "i"), (re.compile(r"w"), "v"), (re.compile(r"([a-z])\1+"), r"\1"),
+          (re.compile(r"i([aeou])"), r"\1"),
+          (re.compile(r"([a-z])\1+"), r"\1"))
+
+
+@lru_cache(maxsize=65536)
+def fold(word: str) -> str:
+    """A Latin word (or a Cyrillic one, transliterated first) as every common transliteration scheme of Russian
+    spells it alike («tikhaya», «tihaja» and «tihaia»: «tihaia»): what the original-title field matches."""
+    folded = unicodedata.normalize("NFKD", transliterate(word)).encode("ascii", "ignore").decode()
+    for pattern, replacement in _FOLDS:
+        folded = pattern.sub(replacement, folded)
+    return folded
 
 
 def _stemmer(language: str) -> snowballstemmer.stemmer:

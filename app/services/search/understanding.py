@@ -24,13 +24,16 @@ FIRST_YEAR, LAST_YEAR = 1900, 2099
 
 
 def switched_layout(query: str) -> str | None:
-    """``query`` as typed on the other layout, when every key it has is a letter key of one layout (spaces, digits
-    and hyphens aside); None when it mixes both or has none."""
-    keys = {char for char in query if not (char.isspace() or char.isdigit() or char == "-")}
-    if keys and keys <= _LATIN_KEYS:
-        return query.translate(TO_CYRILLIC)
-    if keys and keys <= _CYRILLIC_KEYS:
-        return query.translate(TO_LATIN)
+    """``query`` as typed on the other layout, when its letters are of one alphabet and every key it has is a key of
+    that layout (spaces, digits and punctuation of both aside); None when it mixes both or has no letter. Latin
+    letters switch with the keys beside them («nb[fz» is «тихая»); Cyrillic ones switch alone, punctuation kept
+    («фмутпукы: утвпфьу» is «avengers: endgame»)."""
+    letters = {char for char in query if char.isalpha()}
+    if letters and letters <= _LATIN_KEYS:
+        keys = {char for char in query if not (char.isspace() or char.isdigit() or char == "-")}
+        return query.translate(TO_CYRILLIC) if keys <= _LATIN_KEYS else None
+    if letters and letters <= _CYRILLIC_KEYS:
+        return "".join(char.translate(TO_LATIN) if char.isalpha() else char for char in query)
     return None
 
 
