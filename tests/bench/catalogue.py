@@ -91,6 +91,8 @@ BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what Chromium sends:
 WORDS = ("маяк", "тихая гавань", "дороги", "долгой дороги домой")  # a word, two, an inflected form, a phrase's stems
 LATIN = ("Quiet Harbour", "tikhaya gavan")  # an English original title; «Тихая гавань» transliterated
 TYPOS = {"гроница": "граница", "капитон": "капитан"}  # one wrong letter: the correction the answer must report
+SUGGEST = ("тихая гав", "маяк на", "капит", "долгая дор")  # as the viewer types, five answers (issue 34)
+SUGGEST_RATIO = 2.0  # the issue's: suggestions' p95 at most twice /healthz's, in the same run
 FILTERED = ({"query": "маяк", "genres": ["drama", "thriller"]},
             {"query": "море", "yearFrom": 1990, "yearTo": 2010})
 LIST_CATEGORY = 1000  # the lists asked for are of the categories this large or larger: a site's big pages, the costly
@@ -117,6 +119,7 @@ LATENCY = (  # in the order each round runs them, the baseline first
     Measure("search-latin", f"GET …/search, Latin title, transliteration ({len(LATIN)})", 15),
     Measure("search-typo", f"GET …/search, one wrong letter ({len(TYPOS)})", 50),
     Measure("search-filter", f"POST /v2/contents/search, + genres, years ({len(FILTERED)})", 15),
+    Measure("suggest", f"GET …/search, half-typed, pageSize=5 ({len(SUGGEST)})", None),
 )
 THROUGHPUT = (
     Measure("healthz", "GET /healthz, the baseline", None),
@@ -232,6 +235,9 @@ def latency_asks(catalogue: Catalogue, fresh_host: Callable[[], str]) -> dict[st
         "search-latin": lambda i: search(LATIN[i % len(LATIN)]),
         "search-typo": lambda i: search(*typos[i % len(typos)]),
         "search-filter": filtered,
+        "suggest": lambda i: Ask("GET", "/v2/contents/search?" + urlencode({"query": SUGGEST[i % len(SUGGEST)],
+                                                                         "pageSize": 5}),
+                                 a_page(search=True), host=fresh_host()),
     }
 
 
@@ -549,6 +555,10 @@ def render(results: list[Result], args: argparse.Namespace, workers: int, elapse
             target = f"≤ {measure.target:g} ms" if measure.target is not None else "-"
             lines.append(f"  {name:<14}{measure.what:<54}{figures['p50']:>8.2f}{figures['p95']:>8.2f}{target:>12}  "
                          f"{verdict(figures['p95'], measure.target):<8}{figures['min']:.1f}-{figures['max']:.1f}")
+        if "suggest" in result.latency and "healthz" in result.latency:
+            ratio = result.latency["suggest"]["p95"] / result.latency["healthz"]["p95"]
+            lines.append(f"  suggest p95 / healthz p95: {ratio:.2f}x (target ≤ {SUGGEST_RATIO:g}x, issue 34)  "
+                         f"{verdict(ratio, SUGGEST_RATIO)}")
         lines.append(f"  {'throughput':<14}{'what':<54}{'req/s':>8}{'share':>8}{'target':>12}  {'result':<8}"
                      "rounds min-max, client CPU")
         base = result.throughput["healthz"]["rate"]

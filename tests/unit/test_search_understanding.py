@@ -12,6 +12,8 @@ def test_a_query_wholly_on_one_layout_is_switched_to_the_other():
     assert switched_layout("ешефтшс") == "titanic"
     assert switched_layout("`;br d nevfyt") == "ёжик в тумане"
     assert switched_layout("тихая gavan") is None  # both layouts: not a layout slip
+    assert switched_layout("фмутпукы: утвпфьу") == "avengers: endgame"  # Cyrillic letters switch, punctuation stays
+    assert switched_layout("ьщтщтщлу-ршьу") == "mononoke-hime"
     assert switched_layout("2002") is None and switched_layout("") is None
 
 

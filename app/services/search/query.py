@@ -1,17 +1,22 @@
-"""Catalogue search (spec §7 ``POST /v2/contents/search``): Russian morphology, typo tolerance, transliteration and
-the Latin original title, ё as е; the same answers from PostgreSQL (full-text search with the russian configuration,
-pg_trgm for typos) and from the embedded SQLite (FTS5 over the same stems, computed in Python).
+"""Catalogue search (spec §7 ``POST /v2/contents/search``): Russian morphology, typo tolerance, transliteration in any
+common scheme and the Latin original title, ё as е; the same answers from PostgreSQL (full-text search with the
+russian configuration) and from the embedded SQLite (FTS5 over the same stems, computed in Python). docs/search.md has
+the rules with examples.
 
-1. The query's words (app/services/search/text.py). A word of 4 letters or more whose stem no indexed word has is a
-   typo: it becomes the nearest indexed word (Levenshtein distance over the transliterations, at most 1, or 2 from 7
-   letters; ties go to the word more titles have, then the alphabet). PostgreSQL proposes candidates from its
-   trigram index, SQLite from the word list in memory; the choice is made here, alike.
-2. A content matches when one of its fields has every word: its title, its original title or transliteration, the
-   names of its people, its description. A query that finds nothing is asked again with its last word as the start of
-   a word (a viewer still typing), then as typed on the other keyboard layout (app/services/search/understanding.py).
-3. Rank: which fields matched (title 8, original or transliteration 4, people 2, description 1, summed), then the
-   Kinopoisk rating, then the id. Integers and columns: both databases order alike. The documents alone are read
-   (they carry the rating); the filters of the lists are asked of each match.
+1. The query's words (app/services/search/text.py). A content matches when one of its fields has every word: its
+   title, its original title, transliteration and alternative titles (matched folded: every transliteration scheme
+   spelled alike), the names of its people, its description.
+2. The readings of a query (``search``), the first that finds something answering: as typed with the last word also
+   as the start of a word; on the other keyboard layout; with typos corrected; the last word as a start again, the
+   others corrected; the other layout, corrected. A year or a kind of title among the words filters (``_meant``).
+3. A typo: a word of 4 letters or more that no indexed word has becomes the nearest indexed word of its alphabet
+   (optimal string alignment distance, at most 1, or 2 from 7 letters; ties to the commoner word, then the
+   alphabet), from the word list in memory, the same on both databases.
+4. Rank: how a name of the content meets the query (it is the query, its stems, starts with its words, starts with
+   its letters: ``_named``), then which fields matched (title 8, original or transliteration 4, people 2,
+   description 1, summed), then the Kinopoisk rating, then the id. Integers and columns: both databases order alike.
+   The documents alone are read (they carry the rating and the names); the filters of the lists are asked of each
+   match.
 """
 
 from __future__ import annotations
@@ -132,7 +137,7 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     found = SearchDocument.content_id
     candidates = and_(candidates, found.not_in(off_schedule()))  # indexed, but not shown now
     ranked = (_narrowed(select(found, func.count().over().label("total")).where(candidates), request)
-              .order_by(_named(searched, prefix).desc(), score.desc(), SearchDocument.rating.desc().nulls_last(),
+              .order_by(_named(searched).desc(), score.desc(), SearchDocument.rating.desc().nulls_last(),
                         found)
               .limit(page_size).offset((page - 1) * page_size))
     rows = db.session.execute(ranked).all()
@@ -143,19 +148,22 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     return SearchResult(Page([contents[i] for i in ids if i in contents], total, page, page_size), corrected)
 
 
-def _named(searched: list[str], prefix: bool) -> ColumnElement[int]:
-    """3 when one of the content's names is the query (its words as searched), 2 when it is the query's stems
-    («брата» and «Брат», not «Брат 2»), 1 when one starts with the query (with its whole words, or, ``prefix``, with
-    its letters as typed: «тихая гав»), else 0. A Latin word is compared folded, as the names keep Latin titles
-    (app/services/search/index.py ``names``)."""
+def _named(searched: list[str]) -> ColumnElement[int]:
+    """How one of the content's names meets the query: 4 it is the query (its words as searched), 3 it is the query's
+    stems («брата» and «Брат», not «Брат 2»), 2 it starts with the query's words («Брат 2»), 1 with its letters as
+    typed (a viewer still typing: «тихая гав», «маяк на»), else 0. A Latin word is compared folded, as the names
+    keep Latin titles (app/services/search/index.py ``names``)."""
     typed = dict.fromkeys((" ".join(searched), " ".join(word if CYRILLIC.search(word) else fold(word)
                                                         for word in searched)))
     stemmed = STEMS + " ".join(stem(word) or word for word in searched)
     names = SearchDocument.names
-    exact = or_(*(names.contains(f"|{phrase}|", autoescape=True) for phrase in typed))
-    starts = or_(*(names.contains(f"|{phrase}" if prefix else f"|{phrase} ", autoescape=True) for phrase in typed),
-                 names.contains(f"|{stemmed} ", autoescape=True))
-    return case((exact, 3), (names.contains(f"|{stemmed}|", autoescape=True), 2), (starts, 1), else_=0)
+
+    def having(*patterns: str) -> ColumnElement[bool]:
+        return or_(*(names.contains(pattern, autoescape=True) for pattern in patterns))
+
+    return case((having(*(f"|{phrase}|" for phrase in typed)), 4), (having(f"|{stemmed}|"), 3),
+                (having(*(f"|{phrase} " for phrase in typed), f"|{stemmed} "), 2),
+                (having(*(f"|{phrase}" for phrase in typed)), 1), else_=0)
 
 
 def _narrowed(query: Query, request: ListRequest) -> Query:

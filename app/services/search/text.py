@@ -80,7 +80,7 @@ def latin(word: str) -> str:
 _FOLDS = ((re.compile(r"shch|sch|shh"), "s"), (re.compile(r"sh"), "s"), (re.compile(r"ch"), "c"),
           (re.compile(r"zh"), "z"), (re.compile(r"kh|x"), "h"), (re.compile(r"t[sz]|cz"), "c"),
           (re.compile(r"[jy]"), "i"), (re.compile(r"w"), "v"), (re.compile(r"([a-z])\1+"), r"\1"),
-          (re.compile(r"i([aeou])"), r"\1"),
+          (re.compile(r"io"), "e"), (re.compile(r"i([aeu])"), r"\1"),
           (re.compile(r"([a-z])\1+"), r"\1"))
 
 
