@@ -224,13 +224,14 @@ def _known(asked: list[str]) -> set[str]:
     keys = {_key(word) for word in asked if len(word) >= MIN_TYPO and not word.isdigit()}
     stems = {key for key in keys if CYRILLIC.search(key)}
     spelled = keys - stems
-    if not keys:
-        return set()
-    found = select(SearchWord.stem.label("key")).where(SearchWord.stem.in_(stems)) if stems else None
+    asks: list[Select[Any]] = []
+    if stems:
+        asks.append(select(SearchWord.stem.label("key")).where(SearchWord.stem.in_(stems)))
     if spelled:
-        by_latin = select(SearchWord.latin.label("key")).where(SearchWord.latin.in_(spelled))
-        found = by_latin if found is None else union(found, by_latin)
-    return set(db.session.scalars(found)) if found is not None else set()
+        asks.append(select(SearchWord.latin.label("key")).where(SearchWord.latin.in_(spelled)))
+    if not asks:
+        return set()
+    return set(db.session.scalars(asks[0] if len(asks) == 1 else union(*asks)))
 
 
 def _key(word: str) -> str:
