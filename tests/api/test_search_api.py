@@ -137,6 +137,20 @@ def test_transliterations_in_other_schemes_and_digits_beside_letters(app, client
     assert titles(find(client, "т34")) == titles(find(client, "t34")) == titles(find(client, "Т 34")) == ["Т-34"]
 
 
+def test_a_form_the_stemmer_misses_is_found_loosened_when_nothing_else_is(app, client, demo_catalogue):
+    """Issue 34: Snowball makes «стрелок» of «стрелок» but «стрелк» of «стрелка», «андр» of «Андрей» but «андре» of
+    «андрея»: when no other reading finds anything, each word is read as the start of its stem less two letters."""
+    with app.app_context():
+        with transaction():
+            db.session.get(Content, 4).title = "Ворошиловский стрелок"
+            db.session.get(Content, 5).title = "Андрей Рублёв"
+            reindex([4, 5])
+        invalidate_catalogue()
+    assert titles(find(client, "ворошиловского стрелка")) == ["Ворошиловский стрелок"]
+    assert titles(find(client, "андрея рублёва")) == ["Андрей Рублёв"]
+    assert find(client, "абракадабра")["items"] == []  # nothing starts with «абракада…» either
+
+
 def test_unpublished_contents_are_not_found(app, client, demo_catalogue):
     with app.app_context():
         with transaction():

@@ -68,6 +68,15 @@ class SearchResult:
     corrected: str | None  # the query as searched, when a typo was corrected
 
 
+@dataclass(frozen=True)
+class Reading:
+    """One way of reading a query's words (``search``)."""
+
+    prefix: bool = False  # the last word also as the start of a word
+    typos: bool = False  # unknown words corrected (all but a last word read as a start)
+    loose: bool = False  # every Cyrillic word as the start of its stem less two letters (``_loosened``)
+
+
 def search(query: str, request: ListRequest, generation: int = 0, within: Select[Any] | None = None) -> SearchResult:
     """Published contents matching ``query`` and ``request``'s filters, best first, its page of them (cards
     loaded); ``within``: among the contents this query of ids gives only (a viewer's history).
@@ -76,19 +85,21 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     also as the start of a word (a viewer still typing: «тихая гав», «закры»; from PREFIX_LETTERS letters on); the
     same typed on the other keyboard layout (app/services/search/understanding.py); its words whole with their typos
     corrected («зеракло»); the last one as the start of a word again, the others corrected («тихоя гав»); the other
-    layout, corrected."""
+    layout, corrected; at last every word loosened, for a form the stemmer does not bring back to the title's
+    («ворошиловского стрелка»)."""
     typed = words(query)[:MAX_WORDS]
     switched_query = switched_layout(query)
     switched = words(switched_query)[:MAX_WORDS] if switched_query is not None else []
-    readings = [(typed, _begun(typed), False), (switched, _begun(switched), False), (typed, False, True),
-                (typed, _begun(typed), True), (switched, False, True)]
+    readings = [(typed, Reading(prefix=_begun(typed))), (switched, Reading(prefix=_begun(switched))),
+                (typed, Reading(typos=True)), (typed, Reading(prefix=_begun(typed), typos=True)),
+                (switched, Reading(typos=True)), (typed, Reading(loose=True))]
     first: SearchResult | None = None
-    tried: set[tuple[tuple[str, ...], bool, bool]] = set()
-    for asked, prefix, typos in readings:
-        if not asked or (tuple(asked), prefix, typos) in tried:
+    tried: set[tuple[tuple[str, ...], Reading]] = set()
+    for asked, reading in readings:
+        if not asked or (tuple(asked), reading) in tried:
             continue
-        tried.add((tuple(asked), prefix, typos))
-        result = _meant(asked, request, generation, within, prefix, typos)
+        tried.add((tuple(asked), reading))
+        result = _meant(asked, request, generation, within, reading)
         if result.page.total:
             return result if asked is typed else SearchResult(result.page, result.corrected or " ".join(asked))
         first = first or result
@@ -101,7 +112,7 @@ def _begun(asked: list[str]) -> bool:
 
 
 def _meant(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
-           prefix: bool = False, typos: bool = False) -> SearchResult:
+           reading: Reading) -> SearchResult:
     """A year or a kind of title among the words («солярис 2002», «бригада сериал») filters instead of being
     matched, unless the request filters by it already; when that finds nothing, the words are matched as typed."""
     meant = understood(asked)
@@ -111,17 +122,17 @@ def _meant(asked: list[str], request: ListRequest, generation: int, within: Sele
         narrowed = replace(request, year_from=year or request.year_from, year_to=year or request.year_to,
                            has_multiple_episodes=request.has_multiple_episodes if series is None else series)
         kept = meant.matched(year=year is not None, kind=series is not None)
-        result = _search(kept, narrowed, generation, within, prefix, typos)
+        result = _search(kept, narrowed, generation, within, reading)
         if result.page.total:
             return result
-    return _search(asked, request, generation, within, prefix, typos)
+    return _search(asked, request, generation, within, reading)
 
 
 def _search(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
-            prefix: bool = False, typos: bool = False) -> SearchResult:
+            reading: Reading) -> SearchResult:
     page, page_size = request.page, request.page_size
-    typed = asked[:-1] if prefix else asked  # a word still being typed is no typo
-    if typos:
+    typed = asked[:-1] if reading.prefix else asked  # a word still being typed is no typo
+    if reading.typos:
         known = _known(typed)
         searched = [_correct(word, known, generation) for word in typed] + asked[len(typed):]
     else:
@@ -129,7 +140,7 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     corrected = " ".join(searched) if searched != asked else None
     if not searched:
         return SearchResult(Page([], 0, page, page_size), corrected)
-    matches, candidates = _matches(searched, prefix)
+    matches, candidates = _matches(searched, reading.prefix, reading.loose)
     if within is not None:
         candidates = and_(candidates, SearchDocument.content_id.in_(within))
     score = sum((case((matched, weight), else_=0) for matched, weight in
@@ -184,19 +195,24 @@ def _count(candidates: ColumnElement[bool], request: ListRequest) -> int:
                                        request)) or 0
 
 
-def _matches(searched: list[str], prefix: bool = False) -> tuple[list[ColumnElement[bool]], ColumnElement[bool]]:
+def _matches(searched: list[str], prefix: bool = False,
+             loose: bool = False) -> tuple[list[ColumnElement[bool]], ColumnElement[bool]]:
     """Per field, in WEIGHTS' order, whether the content's field has every word (``prefix``: the last one as the start
-    of a word, stemmed as a word is: «закры» as «закр…»); and whether any field has them, written so that the
-    database finds those rows by its index."""
-    whole, started = (searched[:-1], searched[-1]) if prefix else (searched, None)
+    of a word, stemmed as a word is: «закры» as «закр…»; ``loose``: every Cyrillic word as the start of its stem less
+    its last two letters, ``_loosened``); and whether any field has them, written so that the database finds those
+    rows by its index."""
+    whole, started = (searched[:-1], searched[-1:]) if prefix else (searched, [])
+    if loose:
+        whole, started = [word for word in searched if not _loosened(word)], [
+            cut for word in searched if (cut := _loosened(word))]
     if db.engine.dialect.name == "postgresql":
         matches: list[ColumnElement[bool]] = []
         for field in WEIGHTS:
             config = CONFIGS[field]
             spell = (lambda word: word) if config == "russian" else fold
             query: Any = func.websearch_to_tsquery(config, " ".join(spell(word) for word in whole)) if whole else None
-            if started is not None:  # letters and digits only (search_text.words): safe in to_tsquery's syntax
-                begun = func.to_tsquery(config, f"{spell(started)}:*")
+            for start in started:  # letters and digits only (search_text.words): safe in to_tsquery's syntax
+                begun = func.to_tsquery(config, f"{spell(start)}:*")
                 query = begun if query is None else query.op("&&")(begun)
             matches.append(column(f"{field}_tsv").op("@@")(query))  # stored to_tsvector (the migration)
         return matches, or_(*matches)
@@ -204,8 +220,7 @@ def _matches(searched: list[str], prefix: bool = False) -> tuple[list[ColumnElem
     for field in WEIGHTS:
         spell = fold if CONFIGS[field] == "simple" else stem
         terms = [f'"{term}"' for term in (spell(word) for word in whole) if term]
-        if started is not None and spell(started):
-            terms.append(f'"{spell(started)}"*')
+        terms += [f'"{spell(start)}"*' for start in started if spell(start)]
         if not terms:  # only stop words: PostgreSQL's query is empty and matches nothing
             found.append(None)
             continue
@@ -217,6 +232,14 @@ def _matches(searched: list[str], prefix: bool = False) -> tuple[list[ColumnElem
         SearchDocument.content_id.in_(query) if query is not None else literal(False) for query in found]
     anywhere: ColumnElement[bool] = SearchDocument.content_id.in_(union(*subqueries)) if subqueries else literal(False)
     return in_field, anywhere
+
+
+def _loosened(word: str) -> str | None:
+    """A Cyrillic word's stem less its last two letters (four kept at least), for a word whose form the stemmer does
+    not bring back to its title's: a vowel that drops out («стрелка» of «стрелок», «телёнка» of «телёнок») or a
+    name's ending («рублёва»: «рубл…»); None for a word too short to loosen."""
+    stemmed = stem(word) if CYRILLIC.search(word) else ""
+    return stemmed[:max(4, len(stemmed) - 2)] if len(stemmed) >= 5 else None
 
 
 def _known(asked: list[str]) -> set[str]:
