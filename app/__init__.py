@@ -150,7 +150,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.sessions import blp as sessions_api
     from app.api.site import blp as site_api
     from app.api.subscriptions import blp as subscriptions_api
-    from app.cli import accounts_cli, demo_cli, search_cli, sitemap_cli
+    from app.cli import accounts_cli, catalogue_cli, demo_cli, search_cli, sitemap_cli
     from app.errors import register_error_handlers
     from app.extensions import api
     from app.http.cors import register_cross_origin
@@ -196,4 +196,5 @@ def _register_blueprints(app: Flask) -> None:
     app.cli.add_command(search_cli)
     app.cli.add_command(sitemap_cli)
     app.cli.add_command(accounts_cli)
+    app.cli.add_command(catalogue_cli)
     register_error_handlers(app)  # after flask-smorest's, so that ours answer

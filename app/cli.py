@@ -1,11 +1,12 @@
 """``flask demo …``: the demo catalogue and its sample media; ``flask search …``, ``flask sitemap …``; ``flask accounts
-…``: the first administrator of a deployment, and roles (docs/accounts.md)."""
+…``: the first administrator of a deployment, and roles (docs/accounts.md); ``flask catalogue import|export``
+(docs/import.md)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 from flask import current_app
@@ -15,6 +16,7 @@ demo_cli = AppGroup("demo", help="The demo catalogue and its generated sample me
 search_cli = AppGroup("search", help="The catalogue's search index.")
 sitemap_cli = AppGroup("sitemap", help="The sitemaps, generated ahead (app/services/seo/sitemaps.py).")
 accounts_cli = AppGroup("accounts", help="Accounts: the first administrator, roles (docs/accounts.md).")
+catalogue_cli = AppGroup("catalogue", help="The catalogue imported from a file and exported to one (docs/import.md).")
 DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"  # the sitemaps' addresses without PUBLIC_URL: make start's
 
 
@@ -72,6 +74,62 @@ def reindex_command() -> None:
     rescore()  # the stored relevance and reach too (app/services/catalogue/relevance.py, reach.py)
     invalidate_catalogue()
     click.echo(f"search index: {written:,} contents in {time.monotonic() - started:.1f} s")
+
+
+@catalogue_cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--dry-run", is_flag=True, help="Check and count every line, keep nothing.")
+def catalogue_import_command(file: Path, dry_run: bool) -> None:
+    """Import the contents of FILE (JSON Lines: .jsonl or .ndjson; CSV: .csv), by their Kinopoisk or IMDb id: new ones
+    added, changed ones updated, the rest left as they are. Every line not imported is named with why; exit 1 then."""
+    from app.services.catalogue.imports import import_catalogue
+    from app.services.errors import DomainError
+
+    batch()
+    bars: list[Any] = []
+
+    def progress(done: int, total: int) -> None:
+        if not bars:
+            bars.append(click.progressbar(length=total, label="Импорт", file=sys.stderr).__enter__())
+        bars[0].update(done - bars[0].pos)
+
+    try:
+        report = import_catalogue(file, progress=progress, dry_run=dry_run,
+                                  media_root=Path(current_app.config["MEDIA_ROOT"]),
+                                  media_url=current_app.config["MEDIA_URL_PATH"])
+    except DomainError as refusal:
+        _refuse(refusal.message)
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
+    failed = len({error.line for error in report.errors})
+    click.echo(("Проверка без записи: " if dry_run else "") + f"строк {report.lines}, создано {report.created}, "
+               f"обновлено {report.updated}, без изменений {report.unchanged}, с ошибками {failed}")
+    for error in report.errors:
+        click.echo(f"строка {error.line}" + (f", поле {error.field}" if error.field else "") + f": {error.message}")
+    if report.changed and not dry_run:
+        generate_sitemaps()
+    if report.errors:
+        raise click.exceptions.Exit(1)
+
+
+@catalogue_cli.command("export")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), help="[default: the output's extension, else "
+              "jsonl]")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+              help="The file to write [default: standard output].")
+def catalogue_export_command(fmt: str | None, output: Path | None) -> None:
+    """Write every content with a Kinopoisk or IMDb id in the import's format (an export imports as it is)."""
+    from app.services.catalogue.imports import export_catalogue
+
+    batch()
+    fmt = fmt or ("csv" if output is not None and output.suffix.lower() == ".csv" else "jsonl")
+    if output is None:
+        written = export_catalogue(sys.stdout, fmt)  # type: ignore[arg-type]
+    else:
+        with output.open("w", encoding="utf-8", newline="") as out:
+            written = export_catalogue(out, fmt)  # type: ignore[arg-type]
+    click.echo(f"выгружено контентов: {written}", err=True)
 
 
 @demo_cli.command("seed")

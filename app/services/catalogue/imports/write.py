@@ -1,0 +1,260 @@
+"""A batch of checked lines written: each line's content found by external id (or new), what the line says compared
+with what is stored, and only the difference written, in bulk (docs/import.md): new contents in one multi-row
+INSERT, a changed content in one UPDATE of the columns that changed, links and credits replaced where they differ,
+seasons and episodes added or changed by number, never deleted. A line that names nothing new writes nothing."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, func, insert, update
+
+from app.extensions import db
+from app.models import Content, ContentPerson, Episode, Season
+from app.models.slugs import slugify
+from app.models.sort_keys import title_key
+from app.services.catalogue.imports.labels import Labels, Unknown
+from app.services.catalogue.imports.lines import Line
+from app.services.catalogue.imports.media import Media
+from app.services.catalogue.imports.people import People
+from app.services.catalogue.imports.state import LINKS, SCALARS, ContentNow, EpisodeNow, by_external_id, load
+
+NEW_REQUIRED = ("title", "type")
+
+
+@dataclass
+class Context:
+    """What a whole import shares between its batches."""
+
+    labels: Labels
+    media: Media
+    people: People
+    seen_kp: dict[int, int] = field(default_factory=dict)  # a Kinopoisk id → the line that had it first
+    seen_imdb: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    created: list[int] = field(default_factory=list)  # content ids
+    updated: list[int] = field(default_factory=list)
+    unchanged: int = 0
+    errors: list[tuple[int, str | None, str]] = field(default_factory=list)
+
+
+@dataclass
+class _Plan:
+    line: int
+    data: dict[str, Any]
+    now: ContentNow | None
+    type_id: int
+    links: dict[str, list[int]]
+
+
+def write_batch(lines: list[Line], context: Context) -> Outcome:
+    outcome = Outcome()
+    keyed = [line for line in lines if line.data is not None and _first_time(line, context, outcome)]
+    found_kp, found_imdb = by_external_id((line.data["kinopoiskId"] for line in keyed  # type: ignore[index]
+                                           if line.data.get("kinopoiskId") is not None),  # type: ignore[union-attr]
+                                          (line.data["imdbId"] for line in keyed  # type: ignore[index]
+                                           if line.data.get("imdbId") is not None))  # type: ignore[union-attr]
+    matched: dict[int, int | None] = {}
+    for line in keyed:
+        data: dict[str, Any] = line.data  # type: ignore[assignment]
+        by_kp, by_imdb = found_kp.get(data.get("kinopoiskId")), found_imdb.get(data.get("imdbId"))  # type: ignore[arg-type]
+        if by_kp is not None and by_imdb is not None and by_kp != by_imdb:
+            outcome.errors.append((line.number, "imdbId", f"kinopoiskId указывает на контент № {by_kp}, а imdbId — "
+                                                          f"на другой, № {by_imdb}"))
+            continue
+        matched[line.number] = by_kp if by_kp is not None else by_imdb
+    stored = load(content_id for content_id in matched.values() if content_id is not None)
+    plans = [plan for line in keyed if line.number in matched
+             for plan in [_plan(line, stored.get(matched[line.number] or 0), context, outcome)] if plan is not None]
+    context.people.resolve(plans_persons(plans))
+    new = [plan for plan in plans if plan.now is None]
+    for plan, content_id in zip(new, _insert_contents(new), strict=True):
+        _write_rest(plan, content_id, context, ContentNow(content_id, {}))
+        outcome.created.append(content_id)
+    for plan in plans:
+        if plan.now is None:
+            continue
+        if _update(plan, context):
+            outcome.updated.append(plan.now.id)
+        else:
+            outcome.unchanged += 1
+    return outcome
+
+
+def _first_time(line: Line, context: Context, outcome: Outcome) -> bool:
+    """Whether the line's external ids were not on an earlier line of the file (a repeat is an error: which of the
+    two would be meant?)."""
+    data: dict[str, Any] = line.data  # type: ignore[assignment]
+    for name, seen, key in (("kinopoiskId", context.seen_kp, data.get("kinopoiskId")),
+                            ("imdbId", context.seen_imdb, data.get("imdbId"))):
+        if key is not None and seen.get(key, line.number) != line.number:
+            outcome.errors.append((line.number, name, f"{name} {key} уже был в строке {seen[key]}"))
+            return False
+    for seen, key in ((context.seen_kp, data.get("kinopoiskId")), (context.seen_imdb, data.get("imdbId"))):
+        if key is not None:
+            seen[key] = line.number
+    return True
+
+
+def _plan(line: Line, now: ContentNow | None, context: Context, outcome: Outcome) -> _Plan | None:
+    """The line's labels resolved and its files checked, or None with its errors noted (the line is not written)."""
+    data: dict[str, Any] = dict(line.data)  # type: ignore[arg-type]
+    errors: list[tuple[str | None, str]] = []
+    if now is None:
+        errors += [(name, "Обязательное поле для нового контента") for name in NEW_REQUIRED if name not in data]
+    labels = context.labels
+    type_id = now.columns["content_type_id"] if now is not None else 0
+    if "type" in data:
+        try:
+            type_id = labels.one("type", data["type"])
+        except Unknown as unknown:
+            errors.append((unknown.field, unknown.message))
+    links: dict[str, list[int]] = {}
+    for name in LINKS:
+        if name in data:
+            ids: list[int] = []
+            for value in data[name]:
+                try:
+                    ids.append(labels.one(name, value, type_id))
+                except Unknown as unknown:
+                    errors.append((name, unknown.message))
+            links[name] = sorted(set(ids))
+    for position, person in enumerate(data.get("persons") or [], start=1):
+        try:
+            person["role_id"] = labels.one("role", person["role"])
+        except Unknown as unknown:
+            errors.append((f"persons[{position}].role", unknown.message))
+    for name, problem in context.media.check(data):
+        errors.append((name, problem))
+    if errors:
+        outcome.errors += [(line.number, name, message) for name, message in errors]
+        return None
+    return _Plan(line.number, data, now, type_id, links)
+
+
+def plans_persons(plans: list[_Plan]) -> list[tuple[ContentNow | None, dict[str, Any]]]:
+    return [(plan.now, person) for plan in plans for person in plan.data.get("persons") or []]
+
+
+def _insert_contents(plans: list[_Plan]) -> list[int]:
+    if not plans:
+        return []
+    rows = []
+    for plan in plans:
+        data = plan.data
+        row = {column: data.get(name) for name, column in SCALARS.items()}
+        row.update(description=data.get("description") or "", published=data.get("published", True),
+                   content_type_id=plan.type_id, slug=f"{slugify(data['title'], 110) or 'item'}-{secrets.token_hex(4)}",
+                   title_sort=title_key(data["title"]), position=0,
+                   has_multiple_episodes=bool(data.get("seasons")))
+        rows.append(row)
+    table = Content.__table__
+    returned = db.session.execute(insert(table).returning(table.c.id, sort_by_parameter_order=True), rows)
+    return [row[0] for row in returned]
+
+
+def _update(plan: _Plan, context: Context) -> bool:
+    now: ContentNow = plan.now  # type: ignore[assignment]
+    data = plan.data
+    changes: dict[str, Any] = {}
+    for name, column in SCALARS.items():
+        if name in data:
+            wanted = data[name] if name != "description" else data[name] or ""
+            if now.columns[column] != wanted:
+                changes[column] = wanted
+    if plan.type_id != now.columns["content_type_id"]:
+        changes["content_type_id"] = plan.type_id
+    if data.get("seasons") and not now.columns["has_multiple_episodes"]:
+        changes["has_multiple_episodes"] = True
+    if "title" in changes:
+        changes["title_sort"] = title_key(changes["title"])
+    rest = _write_rest(plan, now.id, context, now)
+    if not changes and not rest:
+        return False
+    table = Content.__table__
+    db.session.execute(update(table).where(table.c.id == now.id).values(**changes, updated_at=func.now()))
+    return True
+
+
+def _write_rest(plan: _Plan, content_id: int, context: Context, now: ContentNow) -> bool:
+    """The links, credits, seasons and episodes the line gives, where they differ; whether anything was written."""
+    changed = False
+    for name, wanted in plan.links.items():
+        if wanted != now.links[name]:
+            link, column = LINKS[name]
+            db.session.execute(delete(link).where(link.c.content_id == content_id))
+            if wanted:
+                db.session.execute(insert(link), [{"content_id": content_id, column: label} for label in wanted])
+            changed = True
+    if "persons" in plan.data:
+        credits = context.people.credits(now, plan.data["persons"])
+        if credits != now.credits:
+            table = ContentPerson.__table__
+            db.session.execute(delete(table).where(table.c.content_id == content_id))
+            if credits:
+                db.session.execute(insert(table), [
+                    {"content_id": content_id, "person_id": person, "person_type_id": role, "character": character,
+                     "position": position} for position, (person, role, character) in enumerate(credits)])
+            changed = True
+    if "seasons" in plan.data:
+        changed = _seasons(plan.data["seasons"], content_id, now) or changed
+    if plan.data.get("media") is not None:
+        title = plan.data.get("title") or now.columns.get("title") or ""
+        changed = _episode(now, content_id, None, {"number": 1, "title": title, "media": plan.data["media"]},
+                           loose=True) or changed
+    return changed
+
+
+def _seasons(seasons: list[dict[str, Any]], content_id: int, now: ContentNow) -> bool:
+    changed = False
+    table = Season.__table__
+    for season in seasons:
+        number = season["number"]
+        title = season.get("title") or None
+        if number in now.seasons:
+            season_id, stored_title = now.seasons[number]
+            if "title" in season and stored_title != title:
+                db.session.execute(update(table).where(table.c.id == season_id).values(title=title))
+                changed = True
+        else:
+            season_id = db.session.execute(insert(table).returning(table.c.id),
+                                           {"content_id": content_id, "order": number, "title": title}).scalar_one()
+            now.seasons[number] = (season_id, title)
+            changed = True
+        for episode in season.get("episodes") or []:
+            changed = _episode(now, content_id, season_id, episode) or changed
+    return changed
+
+
+def _episode(now: ContentNow, content_id: int, season_id: int | None, episode: dict[str, Any],
+             loose: bool = False) -> bool:
+    """One episode added, or changed in what the line gives (a film's: the first episode outside a season)."""
+    table = Episode.__table__
+    stored: EpisodeNow | None
+    if loose:
+        outside = sorted((e for e in now.episodes.values() if e.season_id is None), key=lambda e: (e.order, e.id))
+        stored = outside[0] if outside else None
+    else:
+        stored = now.episodes.get((season_id, episode["number"]))
+    if stored is None:
+        db.session.execute(insert(table), {
+            "content_id": content_id, "season_id": season_id, "order": episode["number"],
+            "title": episode.get("title") or f"Серия {episode['number']}", "description":
+                episode.get("description") or "", "duration": episode.get("duration"),
+            "master_file_path": episode.get("media")})
+        return True
+    changes = {column: episode[name] if name != "description" else episode[name] or ""
+               for name, column in (("title", "title"), ("description", "description"), ("duration", "duration"),
+                                    ("media", "master_file_path"))
+               if name in episode and not (loose and name == "title")
+               and getattr(stored, "media" if column == "master_file_path" else column)
+               != (episode[name] if name != "description" else episode[name] or "")}
+    if changes:
+        db.session.execute(update(table).where(table.c.id == stored.id).values(**changes))
+    return bool(changes)
+
