@@ -31,6 +31,7 @@ class Person(db.Model):  # type: ignore[name-defined]
     name: Mapped[str] = mapped_column(String(255), index=True)
     original_name: Mapped[str | None] = mapped_column(String(255))
     photo_url: Mapped[str | None] = mapped_column(String(1024))
+    kinopoisk_id: Mapped[int | None] = mapped_column(Integer, unique=True, index=True)  # how an import finds them
 
     parts: Mapped[list[ContentPerson]] = relationship(back_populates="person", cascade="all, delete-orphan")
 

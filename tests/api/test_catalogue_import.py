@@ -237,3 +237,36 @@ def test_the_command_reports_in_russian_and_fails_when_a_line_failed(app, demo_c
     result = runner.invoke(args=["catalogue", "import", str(wrong)])
     assert result.exit_code == 1
     assert "Файл импорта должен быть .jsonl, .ndjson или .csv" in result.output
+
+
+def test_persons_are_found_by_kinopoisk_id_else_by_name_and_original_name(app, demo_catalogue, tmp_path):
+    namesakes = [{"name": "Иван Петров", "role": "actor", "kinopoiskId": 9001},
+                 {"name": "Иван Петров", "role": "director", "kinopoiskId": 9002}]
+    path = write_jsonl(tmp_path / "people.jsonl", [
+        {"kinopoiskId": 701, "type": "film", "title": "Тёзки", "persons": namesakes},
+        {"kinopoiskId": 702, "type": "film", "title": "Снова тёзки", "persons": [
+            {"name": "Иван Петров", "originalName": "Ivan Petrov", "role": "actor"},
+            {"name": "Иван Петров", "role": "writer", "kinopoiskId": 9001}]}])
+
+    def credits() -> dict[int, list[tuple[str, str | None, int | None]]]:
+        """Each content's credited persons: name, original name, Kinopoisk id."""
+        with app.app_context():
+            rows = db.session.execute(
+                select(Content.kinopoisk_id, Person.name, Person.original_name, Person.kinopoisk_id)
+                .join(ContentPerson, ContentPerson.content_id == Content.id)
+                .join(Person, Person.id == ContentPerson.person_id)
+                .where(Content.kinopoisk_id.in_([701, 702])).order_by(Content.kinopoisk_id, ContentPerson.position))
+            found: dict[int, list[tuple[str, str | None, int | None]]] = {}
+            for content, name, original, kinopoisk in rows:
+                found.setdefault(content, []).append((name, original, kinopoisk))
+            return found
+
+    assert run_import(app, path).created == 2
+    expected = {701: [("Иван Петров", None, 9001), ("Иван Петров", None, 9002)],
+                702: [("Иван Петров", "Ivan Petrov", None), ("Иван Петров", None, 9001)]}  # the demo's own Ivan Petrov
+    assert credits() == expected
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Person).where(Person.name == "Иван Петров")) == 3
+    again = run_import(app, path)
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 2)
+    assert credits() == expected

@@ -81,8 +81,9 @@ def _line(now: ContentNow, labels: Labels) -> dict[str, Any]:
     return _drop_empty(line)
 
 
-def _person(name: tuple[str, str | None], role: str, character: str | None) -> dict[str, Any]:
-    return _drop_empty({"name": name[0], "originalName": name[1], "role": role, "character": character})
+def _person(name: tuple[str, str | None, int | None], role: str, character: str | None) -> dict[str, Any]:
+    return _drop_empty({"name": name[0], "originalName": name[1], "role": role, "character": character,
+                        "kinopoiskId": name[2]})
 
 
 def _drop_empty(values: dict[str, Any]) -> dict[str, Any]:

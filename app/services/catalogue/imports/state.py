@@ -44,7 +44,7 @@ class ContentNow:
     links: dict[str, list[int]] = field(default_factory=lambda: {name: [] for name in LINKS})
     credits: list[tuple[int, int, str | None]] = field(default_factory=list)  # (person, role, character) in order
     people: dict[tuple[str, str | None], int] = field(default_factory=dict)  # its credited persons by name
-    names: dict[int, tuple[str, str | None]] = field(default_factory=dict)  # and by id
+    names: dict[int, tuple[str, str | None, int | None]] = field(default_factory=dict)  # id → name, original, KP id
     seasons: dict[int, tuple[int, str | None]] = field(default_factory=dict)  # number → (id, title)
     episodes: dict[tuple[int | None, int], EpisodeNow] = field(default_factory=dict)  # (season id, number) → it
 
@@ -82,15 +82,15 @@ def load(ids: Iterable[int]) -> dict[int, ContentNow]:
             found[content_id].links[name].append(label_id)
     credits = ContentPerson.__table__
     persons = Person.__table__
-    for content_id, person_id, role_id, character, name, original in session.execute(
+    for content_id, person_id, role_id, character, name, original, kinopoisk in session.execute(
             select(credits.c.content_id, credits.c.person_id, credits.c.person_type_id, credits.c.character,
-                   persons.c.name, persons.c.original_name)
+                   persons.c.name, persons.c.original_name, persons.c.kinopoisk_id)
             .join(persons, persons.c.id == credits.c.person_id)
             .where(credits.c.content_id.in_(wanted)).order_by(credits.c.content_id, credits.c.position,
                                                               credits.c.id)):
         found[content_id].credits.append((person_id, role_id, character))
         found[content_id].people.setdefault((name, original), person_id)
-        found[content_id].names[person_id] = (name, original)
+        found[content_id].names[person_id] = (name, original, kinopoisk)
     seasons = Season.__table__
     for season_id, content_id, order, title in session.execute(
             select(seasons.c.id, seasons.c.content_id, seasons.c.order, seasons.c.title)

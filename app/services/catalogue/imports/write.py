@@ -192,7 +192,7 @@ def _write_rest(plan: _Plan, content_id: int, context: Context, now: ContentNow)
                 db.session.execute(insert(link), [{"content_id": content_id, column: label} for label in wanted])
             changed = True
     if "persons" in plan.data:
-        credits = context.people.credits(now, plan.data["persons"])
+        credits = context.people.credits(plan.data["persons"])
         if credits != now.credits:
             table = ContentPerson.__table__
             db.session.execute(delete(table).where(table.c.content_id == content_id))
