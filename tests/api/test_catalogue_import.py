@@ -270,3 +270,11 @@ def test_persons_are_found_by_kinopoisk_id_else_by_name_and_original_name(app, d
     again = run_import(app, path)
     assert (again.created, again.updated, again.unchanged) == (0, 0, 2)
     assert credits() == expected
+
+
+def test_the_documented_samples_import_and_say_the_same_in_csv_and_json_lines(app, demo_catalogue):
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    report = run_import(app, docs / "import-sample.jsonl")
+    assert (report.lines, report.created, report.updated, report.unchanged, report.errors) == (3, 2, 1, 0, [])
+    again = run_import(app, docs / "import-sample.csv")
+    assert (again.lines, again.created, again.updated, again.unchanged, again.errors) == (3, 0, 0, 3, [])

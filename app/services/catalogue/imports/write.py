@@ -1,7 +1,8 @@
 """A batch of checked lines written: each line's content found by external id (or new), what the line says compared
 with what is stored, and only the difference written, in bulk (docs/import.md): new contents in one multi-row
 INSERT, a changed content in one UPDATE of the columns that changed, links and credits replaced where they differ,
-seasons and episodes added or changed by number, never deleted. A line that names nothing new writes nothing."""
+seasons and episodes added or changed by number, never deleted; the batch's new rows inserted at its end, a
+statement per table (app/services/catalogue/imports/children.py). A line that names nothing new writes nothing."""
 
 from __future__ import annotations
 
@@ -12,14 +13,15 @@ from typing import Any
 from sqlalchemy import delete, func, insert, update
 
 from app.extensions import db
-from app.models import Content, ContentPerson, Episode, Season
+from app.models import Content, ContentPerson
 from app.models.slugs import slugify
 from app.models.sort_keys import title_key
+from app.services.catalogue.imports.children import Pending, episode, seasons
 from app.services.catalogue.imports.labels import Labels, Unknown
 from app.services.catalogue.imports.lines import Line
 from app.services.catalogue.imports.media import Media
 from app.services.catalogue.imports.people import People
-from app.services.catalogue.imports.state import LINKS, SCALARS, ContentNow, EpisodeNow, by_external_id, load
+from app.services.catalogue.imports.state import LINKS, SCALARS, ContentNow, by_external_id, load
 
 NEW_REQUIRED = ("title", "type")
 
@@ -73,16 +75,18 @@ def write_batch(lines: list[Line], context: Context) -> Outcome:
              for plan in [_plan(line, stored.get(matched[line.number] or 0), context, outcome)] if plan is not None]
     context.people.resolve(plans_persons(plans))
     new = [plan for plan in plans if plan.now is None]
+    pending = Pending()
     for plan, content_id in zip(new, _insert_contents(new), strict=True):
-        _write_rest(plan, content_id, context, ContentNow(content_id, {}))
+        _write_rest(plan, content_id, context, ContentNow(content_id, {}), pending)
         outcome.created.append(content_id)
     for plan in plans:
         if plan.now is None:
             continue
-        if _update(plan, context):
+        if _update(plan, context, pending):
             outcome.updated.append(plan.now.id)
         else:
             outcome.unchanged += 1
+    pending.write()
     return outcome
 
 
@@ -158,7 +162,7 @@ def _insert_contents(plans: list[_Plan]) -> list[int]:
     return [row[0] for row in returned]
 
 
-def _update(plan: _Plan, context: Context) -> bool:
+def _update(plan: _Plan, context: Context, pending: Pending) -> bool:
     now: ContentNow = plan.now  # type: ignore[assignment]
     data = plan.data
     changes: dict[str, Any] = {}
@@ -173,7 +177,7 @@ def _update(plan: _Plan, context: Context) -> bool:
         changes["has_multiple_episodes"] = True
     if "title" in changes:
         changes["title_sort"] = title_key(changes["title"])
-    rest = _write_rest(plan, now.id, context, now)
+    rest = _write_rest(plan, now.id, context, now, pending)
     if not changes and not rest:
         return False
     table = Content.__table__
@@ -181,80 +185,31 @@ def _update(plan: _Plan, context: Context) -> bool:
     return True
 
 
-def _write_rest(plan: _Plan, content_id: int, context: Context, now: ContentNow) -> bool:
+def _write_rest(plan: _Plan, content_id: int, context: Context, now: ContentNow, pending: Pending) -> bool:
     """The links, credits, seasons and episodes the line gives, where they differ; whether anything was written."""
     changed = False
     for name, wanted in plan.links.items():
         if wanted != now.links[name]:
             link, column = LINKS[name]
-            db.session.execute(delete(link).where(link.c.content_id == content_id))
-            if wanted:
-                db.session.execute(insert(link), [{"content_id": content_id, column: label} for label in wanted])
+            if now.links[name]:
+                db.session.execute(delete(link).where(link.c.content_id == content_id))
+            for label in wanted:
+                pending.add(link, {"content_id": content_id, column: label})
             changed = True
     if "persons" in plan.data:
         credits = context.people.credits(plan.data["persons"])
         if credits != now.credits:
             table = ContentPerson.__table__
-            db.session.execute(delete(table).where(table.c.content_id == content_id))
-            if credits:
-                db.session.execute(insert(table), [
-                    {"content_id": content_id, "person_id": person, "person_type_id": role, "character": character,
-                     "position": position} for position, (person, role, character) in enumerate(credits)])
+            if now.credits:
+                db.session.execute(delete(table).where(table.c.content_id == content_id))
+            for position, (person, role, character) in enumerate(credits):
+                pending.add(table, {"content_id": content_id, "person_id": person, "person_type_id": role,
+                                    "character": character, "position": position})
             changed = True
     if "seasons" in plan.data:
-        changed = _seasons(plan.data["seasons"], content_id, now) or changed
+        changed = seasons(plan.data["seasons"], content_id, now, pending) or changed
     if plan.data.get("media") is not None:
         title = plan.data.get("title") or now.columns.get("title") or ""
-        changed = _episode(now, content_id, None, {"number": 1, "title": title, "media": plan.data["media"]},
-                           loose=True) or changed
+        changed = episode(now, content_id, None, {"number": 1, "title": title, "media": plan.data["media"]},
+                          pending, loose=True) or changed
     return changed
-
-
-def _seasons(seasons: list[dict[str, Any]], content_id: int, now: ContentNow) -> bool:
-    changed = False
-    table = Season.__table__
-    for season in seasons:
-        number = season["number"]
-        title = season.get("title") or None
-        if number in now.seasons:
-            season_id, stored_title = now.seasons[number]
-            if "title" in season and stored_title != title:
-                db.session.execute(update(table).where(table.c.id == season_id).values(title=title))
-                changed = True
-        else:
-            season_id = db.session.execute(insert(table).returning(table.c.id),
-                                           {"content_id": content_id, "order": number, "title": title}).scalar_one()
-            now.seasons[number] = (season_id, title)
-            changed = True
-        for episode in season.get("episodes") or []:
-            changed = _episode(now, content_id, season_id, episode) or changed
-    return changed
-
-
-def _episode(now: ContentNow, content_id: int, season_id: int | None, episode: dict[str, Any],
-             loose: bool = False) -> bool:
-    """One episode added, or changed in what the line gives (a film's: the first episode outside a season)."""
-    table = Episode.__table__
-    stored: EpisodeNow | None
-    if loose:
-        outside = sorted((e for e in now.episodes.values() if e.season_id is None), key=lambda e: (e.order, e.id))
-        stored = outside[0] if outside else None
-    else:
-        stored = now.episodes.get((season_id, episode["number"]))
-    if stored is None:
-        db.session.execute(insert(table), {
-            "content_id": content_id, "season_id": season_id, "order": episode["number"],
-            "title": episode.get("title") or f"Серия {episode['number']}", "description":
-                episode.get("description") or "", "duration": episode.get("duration"),
-            "master_file_path": episode.get("media")})
-        return True
-    changes = {column: episode[name] if name != "description" else episode[name] or ""
-               for name, column in (("title", "title"), ("description", "description"), ("duration", "duration"),
-                                    ("media", "master_file_path"))
-               if name in episode and not (loose and name == "title")
-               and getattr(stored, "media" if column == "master_file_path" else column)
-               != (episode[name] if name != "description" else episode[name] or "")}
-    if changes:
-        db.session.execute(update(table).where(table.c.id == stored.id).values(**changes))
-    return bool(changes)
-
