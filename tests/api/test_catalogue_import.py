@@ -246,7 +246,9 @@ def test_persons_are_found_by_kinopoisk_id_else_by_name_and_original_name(app, d
         {"kinopoiskId": 701, "type": "film", "title": "Тёзки", "persons": namesakes},
         {"kinopoiskId": 702, "type": "film", "title": "Снова тёзки", "persons": [
             {"name": "Иван Петров", "originalName": "Ivan Petrov", "role": "actor"},
-            {"name": "Иван Петров", "role": "writer", "kinopoiskId": 9001}]}])
+            {"name": "Иван Петров", "role": "writer", "kinopoiskId": 9001}]},
+        {"kinopoiskId": 703, "type": "film", "title": "Два Андреева", "persons": [  # two namesakes: two persons
+            {"name": "Владимир Андреев", "role": "actor"}, {"name": "Владимир Андреев", "role": "actor"}]}])
 
     def credits() -> dict[int, list[tuple[str, str | None, int | None]]]:
         """Each content's credited persons: name, original name, Kinopoisk id."""
@@ -255,21 +257,26 @@ def test_persons_are_found_by_kinopoisk_id_else_by_name_and_original_name(app, d
                 select(Content.kinopoisk_id, Person.name, Person.original_name, Person.kinopoisk_id)
                 .join(ContentPerson, ContentPerson.content_id == Content.id)
                 .join(Person, Person.id == ContentPerson.person_id)
-                .where(Content.kinopoisk_id.in_([701, 702])).order_by(Content.kinopoisk_id, ContentPerson.position))
+                .where(Content.kinopoisk_id.in_([701, 702, 703]))
+                .order_by(Content.kinopoisk_id, ContentPerson.position))
             found: dict[int, list[tuple[str, str | None, int | None]]] = {}
             for content, name, original, kinopoisk in rows:
                 found.setdefault(content, []).append((name, original, kinopoisk))
             return found
 
-    assert run_import(app, path).created == 2
+    assert run_import(app, path).created == 3
     expected = {701: [("Иван Петров", None, 9001), ("Иван Петров", None, 9002)],
-                702: [("Иван Петров", "Ivan Petrov", None), ("Иван Петров", None, 9001)]}  # the demo's own Ivan Petrov
+                702: [("Иван Петров", "Ivan Petrov", None), ("Иван Петров", None, 9001)],  # the demo's Ivan Petrov
+                703: [("Владимир Андреев", None, None), ("Владимир Андреев", None, None)]}
     assert credits() == expected
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Person).where(Person.name == "Иван Петров")) == 3
     again = run_import(app, path)
-    assert (again.created, again.updated, again.unchanged) == (0, 0, 2)
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 3)
     assert credits() == expected
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Person)
+                                 .where(Person.name == "Владимир Андреев")) == 2
 
 
 def test_the_documented_samples_import_and_say_the_same_in_csv_and_json_lines(app, demo_catalogue):

@@ -1,7 +1,8 @@
 """A line's persons matched to the catalogue's (docs/import.md). One with a ``kinopoiskId``: the person of that id, else
-a new one with it. One without: a person the content already credits under the same name and original name, then
-any person of that name and original name (no original name given: any person of that name), the oldest first, else a
-new one. Looked up a batch at a time, remembered for the whole import."""
+a new one with it. One without: among the persons the content already credits under the same name and original name
+(no original name given: the same name), then the catalogue's, the oldest first, the first not yet matched in the same
+role on this line (two namesakes acting in one title are two persons); else a new one. Looked up a batch at a time,
+remembered for the whole import."""
 
 from __future__ import annotations
 
@@ -15,60 +16,77 @@ from app.models import Person
 from app.models.slugs import slugify
 from app.services.catalogue.imports.state import ContentNow, persons_named
 
-Key = tuple[str, str | None] | int  # (name, original name), or a Kinopoisk id
+Named = tuple[str, str | None]  # (name, original name)
 
 
 class People:
     def __init__(self) -> None:
-        self.exact: dict[Key, int] = {}
-        self.by_name: dict[str, int] = {}
+        self.named: dict[Named, list[int]] = {}  # the catalogue's persons of a name and original name, oldest first
+        self.by_name: dict[str, list[int]] = {}  # and of a name
+        self.kinopoisk: dict[int, int] = {}  # Kinopoisk id → person
         self.looked: set[str | int] = set()
 
     def forget(self) -> None:
         """After a rolled-back batch: the persons it made are gone."""
-        self.exact.clear()
+        self.named.clear()
         self.by_name.clear()
+        self.kinopoisk.clear()
         self.looked.clear()
 
-    def _known(self, now: ContentNow | None, person: dict[str, Any]) -> int | None:
-        name, original, kinopoisk = person["name"], person["originalName"], person["kinopoiskId"]
-        if kinopoisk is not None:
-            return self.exact.get(kinopoisk)
-        if now is not None:
-            if (name, original) in now.people:
-                return now.people[(name, original)]
-            if original is None:
-                credited = [person_id for (named, _), person_id in now.people.items() if named == name]
-                if credited:
-                    return credited[0]
-        if (name, original) in self.exact:
-            return self.exact[(name, original)]
-        return self.by_name.get(name) if original is None else None
+    def resolve(self, lines: list[tuple[ContentNow | None, list[dict[str, Any]]]]) -> None:
+        """Every person of every line given its id (``person["person_id"]``), the missing ones made."""
+        persons = [person for _now, line in lines for person in line]
+        self._look_up({person["kinopoiskId"] for person in persons if person["kinopoiskId"] is not None},
+                      {person["name"] for person in persons if person["kinopoiskId"] is None})
+        new: list[dict[str, Any]] = []  # rows to insert; a person waiting for its row has the id -(1 + its index)
+        for now, line in lines:
+            chosen: set[tuple[int, int]] = set()  # (person, role): two namesakes in one role are two persons
+            for person in line:
+                found = self._match(now, person, {taken for taken, role in chosen if role == person["role_id"]})
+                if found is None:
+                    found = -1 - len(new)
+                    new.append({"slug": f"{slugify(person['name'], 110) or 'person'}-{secrets.token_hex(4)}",
+                                "name": person["name"], "original_name": person["originalName"],
+                                "photo_url": None, "kinopoisk_id": person["kinopoiskId"]})
+                    self._remember(found, person["name"], person["originalName"], person["kinopoiskId"])
+                chosen.add((found, person["role_id"]))
+                person["person_id"] = found
+        if not new:
+            return
+        made = insert_persons(new)
+        real = {-1 - index: person_id for index, person_id in enumerate(made)}
+        for person in persons:
+            person["person_id"] = real.get(person["person_id"], person["person_id"])
+        for ids in (*self.named.values(), *self.by_name.values()):
+            ids[:] = [real.get(person_id, person_id) for person_id in ids]
+        for kinopoisk, person_id in self.kinopoisk.items():
+            self.kinopoisk[kinopoisk] = real.get(person_id, person_id)
 
-    def resolve(self, wanted: list[tuple[ContentNow | None, dict[str, Any]]]) -> None:
-        """Every person of ``wanted`` given its id (``person["person_id"]``), the missing ones made."""
-        unknown = [(now, person) for now, person in wanted if self._known(now, person) is None]
-        kinopoisk = {person["kinopoiskId"] for _, person in unknown if person["kinopoiskId"] is not None}
-        names = {person["name"] for _, person in unknown if person["kinopoiskId"] is None}
+    def _look_up(self, kinopoisk: set[int], names: set[str]) -> None:
         for person_id, found in _by_kinopoisk(kinopoisk - self.looked):
-            self.exact[found] = person_id
+            self.kinopoisk[found] = person_id
         for person_id, name, original in persons_named(names - self.looked):
-            self.exact.setdefault((name, original), person_id)
-            self.by_name.setdefault(name, person_id)
+            self._remember(person_id, name, original, None)
         self.looked |= kinopoisk | names
-        missing: dict[Key, dict[str, Any]] = {}
-        for now, person in unknown:
-            key: Key = person["kinopoiskId"] or (person["name"], person["originalName"])
-            if self._known(now, person) is None and key not in missing:
-                missing[key] = {"slug": f"{slugify(person['name'], 110) or 'person'}-{secrets.token_hex(4)}",
-                                "name": person["name"], "original_name": person["originalName"], "photo_url": None,
-                                "kinopoisk_id": person["kinopoiskId"]}
-        for key, person_id in zip(missing, insert_persons(list(missing.values())) if missing else [], strict=True):
-            self.exact[key] = person_id
-            if not isinstance(key, int):
-                self.by_name.setdefault(key[0], person_id)
-        for now, person in wanted:
-            person["person_id"] = self._known(now, person)
+
+    def _remember(self, person_id: int, name: str, original: str | None, kinopoisk: int | None) -> None:
+        if kinopoisk is not None:
+            self.kinopoisk[kinopoisk] = person_id
+            return
+        self.named.setdefault((name, original), []).append(person_id)
+        self.by_name.setdefault(name, []).append(person_id)
+
+    def _match(self, now: ContentNow | None, person: dict[str, Any], chosen: set[int]) -> int | None:
+        name, original = person["name"], person["originalName"]
+        if person["kinopoiskId"] is not None:
+            return self.kinopoisk.get(person["kinopoiskId"])
+        credited: list[int] = []
+        if now is not None:
+            credited = [person_id for (named, named_original), ids in now.people.items() for person_id in ids
+                        if named == name and (original is None or named_original == original)]
+        pool = credited + (self.named.get((name, original), []) if original is not None else
+                           self.by_name.get(name, []))
+        return next((person_id for person_id in pool if person_id not in chosen), None)
 
     @staticmethod
     def credits(persons: list[dict[str, Any]]) -> list[tuple[int, int, str | None]]:
@@ -79,7 +97,7 @@ class People:
         return [(person, role, character) for (person, role), character in out.items()]
 
 
-def _by_kinopoisk(ids: set[Any]) -> list[tuple[int, int]]:
+def _by_kinopoisk(ids: set[int]) -> list[tuple[int, int]]:
     wanted = sorted(ids)
     table = Person.__table__
     found: list[tuple[int, int]] = []

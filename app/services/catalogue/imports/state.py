@@ -43,7 +43,7 @@ class ContentNow:
     columns: dict[str, Any]
     links: dict[str, list[int]] = field(default_factory=lambda: {name: [] for name in LINKS})
     credits: list[tuple[int, int, str | None]] = field(default_factory=list)  # (person, role, character) in order
-    people: dict[tuple[str, str | None], int] = field(default_factory=dict)  # its credited persons by name
+    people: dict[tuple[str, str | None], list[int]] = field(default_factory=dict)  # credited persons by name
     names: dict[int, tuple[str, str | None, int | None]] = field(default_factory=dict)  # id → name, original, KP id
     seasons: dict[int, tuple[int, str | None]] = field(default_factory=dict)  # number → (id, title)
     episodes: dict[tuple[int | None, int], EpisodeNow] = field(default_factory=dict)  # (season id, number) → it
@@ -89,7 +89,9 @@ def load(ids: Iterable[int]) -> dict[int, ContentNow]:
             .where(credits.c.content_id.in_(wanted)).order_by(credits.c.content_id, credits.c.position,
                                                               credits.c.id)):
         found[content_id].credits.append((person_id, role_id, character))
-        found[content_id].people.setdefault((name, original), person_id)
+        namesakes = found[content_id].people.setdefault((name, original), [])
+        if person_id not in namesakes:
+            namesakes.append(person_id)
         found[content_id].names[person_id] = (name, original, kinopoisk)
     seasons = Season.__table__
     for season_id, content_id, order, title in session.execute(

@@ -73,7 +73,7 @@ def write_batch(lines: list[Line], context: Context) -> Outcome:
     stored = load(content_id for content_id in matched.values() if content_id is not None)
     plans = [plan for line in keyed if line.number in matched
              for plan in [_plan(line, stored.get(matched[line.number] or 0), context, outcome)] if plan is not None]
-    context.people.resolve(plans_persons(plans))
+    context.people.resolve([(plan.now, plan.data.get("persons") or []) for plan in plans])
     new = [plan for plan in plans if plan.now is None]
     pending = Pending()
     for plan, content_id in zip(new, _insert_contents(new), strict=True):
@@ -139,10 +139,6 @@ def _plan(line: Line, now: ContentNow | None, context: Context, outcome: Outcome
         outcome.errors += [(line.number, name, message) for name, message in errors]
         return None
     return _Plan(line.number, data, now, type_id, links)
-
-
-def plans_persons(plans: list[_Plan]) -> list[tuple[ContentNow | None, dict[str, Any]]]:
-    return [(plan.now, person) for plan in plans for person in plan.data.get("persons") or []]
 
 
 def _insert_contents(plans: list[_Plan]) -> list[int]:
