@@ -49,30 +49,29 @@ class Outcome:
 class _Plan:
     line: int
     data: dict[str, Any]
-    now: ContentNow | None
-    type_id: int
-    links: dict[str, list[int]]
+    content_id: int | None  # the stored content the line names (None: a new one)
+    now: ContentNow | None = None  # what is stored of it
+    type_id: int = 0
+    links: dict[str, list[int]] = field(default_factory=dict)  # the labels' ids the line gives, by field
 
 
 def write_batch(lines: list[Line], context: Context) -> Outcome:
     outcome = Outcome()
-    keyed = [line for line in lines if line.data is not None and _first_time(line, context, outcome)]
-    found_kp, found_imdb = by_external_id((line.data["kinopoiskId"] for line in keyed  # type: ignore[index]
-                                           if line.data.get("kinopoiskId") is not None),  # type: ignore[union-attr]
-                                          (line.data["imdbId"] for line in keyed  # type: ignore[index]
-                                           if line.data.get("imdbId") is not None))  # type: ignore[union-attr]
-    matched: dict[int, int | None] = {}
-    for line in keyed:
-        data: dict[str, Any] = line.data  # type: ignore[assignment]
-        by_kp, by_imdb = found_kp.get(data.get("kinopoiskId")), found_imdb.get(data.get("imdbId"))  # type: ignore[arg-type]
+    keyed = [(line.number, line.data) for line in lines
+             if line.data is not None and _first_time(line.number, line.data, context, outcome)]
+    found_kp, found_imdb = by_external_id(
+        (data["kinopoiskId"] for _, data in keyed if data.get("kinopoiskId") is not None),
+        (data["imdbId"] for _, data in keyed if data.get("imdbId") is not None))
+    plans: list[_Plan] = []
+    for number, data in keyed:
+        by_kp, by_imdb = found_kp.get(data.get("kinopoiskId") or 0), found_imdb.get(data.get("imdbId") or "")
         if by_kp is not None and by_imdb is not None and by_kp != by_imdb:
-            outcome.errors.append((line.number, "imdbId", f"kinopoiskId указывает на контент № {by_kp}, а imdbId — "
-                                                          f"на другой, № {by_imdb}"))
+            outcome.errors.append((number, "imdbId", f"kinopoiskId указывает на контент № {by_kp}, а imdbId — "
+                                                     f"на другой, № {by_imdb}"))
             continue
-        matched[line.number] = by_kp if by_kp is not None else by_imdb
-    stored = load(content_id for content_id in matched.values() if content_id is not None)
-    plans = [plan for line in keyed if line.number in matched
-             for plan in [_plan(line, stored.get(matched[line.number] or 0), context, outcome)] if plan is not None]
+        plans.append(_Plan(number, dict(data), by_kp if by_kp is not None else by_imdb))
+    stored = load(plan.content_id for plan in plans if plan.content_id is not None)
+    plans = [plan for plan in plans if _resolved(plan, stored.get(plan.content_id or 0), context, outcome)]
     context.people.resolve([(plan.now, plan.data.get("persons") or []) for plan in plans])
     new = [plan for plan in plans if plan.now is None]
     pending = Pending()
@@ -90,24 +89,25 @@ def write_batch(lines: list[Line], context: Context) -> Outcome:
     return outcome
 
 
-def _first_time(line: Line, context: Context, outcome: Outcome) -> bool:
+def _first_time(number: int, data: dict[str, Any], context: Context, outcome: Outcome) -> bool:
     """Whether the line's external ids were not on an earlier line of the file (a repeat is an error: which of the
     two would be meant?)."""
-    data: dict[str, Any] = line.data  # type: ignore[assignment]
     for name, seen, key in (("kinopoiskId", context.seen_kp, data.get("kinopoiskId")),
                             ("imdbId", context.seen_imdb, data.get("imdbId"))):
-        if key is not None and seen.get(key, line.number) != line.number:
-            outcome.errors.append((line.number, name, f"{name} {key} уже был в строке {seen[key]}"))
+        if key is not None and seen.get(key, number) != number:
+            outcome.errors.append((number, name, f"{name} {key} уже был в строке {seen[key]}"))
             return False
     for seen, key in ((context.seen_kp, data.get("kinopoiskId")), (context.seen_imdb, data.get("imdbId"))):
         if key is not None:
-            seen[key] = line.number
+            seen[key] = number
     return True
 
 
-def _plan(line: Line, now: ContentNow | None, context: Context, outcome: Outcome) -> _Plan | None:
-    """The line's labels resolved and its files checked, or None with its errors noted (the line is not written)."""
-    data: dict[str, Any] = dict(line.data)  # type: ignore[arg-type]
+def _resolved(plan: _Plan, now: ContentNow | None, context: Context, outcome: Outcome) -> bool:
+    """Whether the line's labels resolved and its files checked (into ``plan``); if not, its errors are noted and the
+    line is not written."""
+    data = plan.data
+    plan.now = now
     errors: list[tuple[str | None, str]] = []
     if now is None:
         errors += [(name, "Обязательное поле для нового контента") for name in NEW_REQUIRED if name not in data]
@@ -136,9 +136,10 @@ def _plan(line: Line, now: ContentNow | None, context: Context, outcome: Outcome
     for name, problem in context.media.check(data):
         errors.append((name, problem))
     if errors:
-        outcome.errors += [(line.number, name, message) for name, message in errors]
-        return None
-    return _Plan(line.number, data, now, type_id, links)
+        outcome.errors += [(plan.line, name, message) for name, message in errors]
+        return False
+    plan.type_id, plan.links = type_id, links
+    return True
 
 
 def _insert_contents(plans: list[_Plan]) -> list[int]:
