@@ -30,6 +30,7 @@ FILM = {"kinopoiskId": 501, "imdbId": "tt0000501", "type": "film", "title": "В�
                     {"name": "Семён Ладожский", "role": "actor", "character": "Капитан"}],
         "media": "titles/veter/master.json"}
 SERIES = {"imdbId": "tt0000502", "type": "series", "title": "Северный маяк", "year": 2024, "genres": ["detective"],
+          "imdbRating": 7.0,
           "seasons": [{"number": 1, "title": "Сезон 1", "episodes": [
               {"number": 1, "title": "Огонь", "duration": 3000, "media": "/media/titles/mayak/s1e1.json"},
               {"number": 2, "title": "Туман", "media": "https://cdn.example.com/mayak/s1e2.json"}]}]}
@@ -189,6 +190,7 @@ def test_an_export_imports_into_an_empty_catalogue_as_the_same_file(app, demo_ca
     run_import(app, write_jsonl(tmp_path / "more.jsonl", [FILM, SERIES]))
     first = export(app, fmt)
     assert len(first.splitlines()) == 7 + (fmt == "csv")
+    assert ('"imdbRating":7.0' if fmt == "jsonl" else ",7.0,") in first  # as a float on both databases
     empty_catalogue(app)
     path = tmp_path / f"export.{fmt}"
     path.write_text(first, encoding="utf-8")

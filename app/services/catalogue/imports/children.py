@@ -12,6 +12,7 @@ from app.extensions import db
 from app.models import Episode, Season
 from app.services.catalogue.imports.state import ContentNow, EpisodeNow
 
+ROWS_PER_INSERT = 1000  # PostgreSQL takes 65,535 parameters a statement: an episode row has 7
 EPISODE_FIELDS = (("title", "title"), ("description", "description"), ("duration", "duration"),
                   ("media", "master_file_path"))  # the file's name → the column
 
@@ -35,7 +36,18 @@ class Pending:
                 for row in episodes:
                     self.add(Episode.__table__, {**row, "season_id": season_id})
         for table, rows in self.rows.items():
-            db.session.execute(insert(table), rows)
+            insert_rows(table, rows)
+
+
+def insert_rows(table: Table, rows: list[dict[str, Any]]) -> None:
+    """Many rows in few statements: PostgreSQL's driver sends an executemany a statement per row (pipelined), so there
+    rows go as multi-row VALUES, ROWS_PER_INSERT at a time (measured: the episodes of 10,000 titles took 70 of 170 s);
+    SQLite's executemany is one prepared statement stepped in C already."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        db.session.execute(insert(table), rows)
+        return
+    for start in range(0, len(rows), ROWS_PER_INSERT):
+        db.session.execute(insert(table).values(rows[start:start + ROWS_PER_INSERT]))
 
 
 def seasons(wanted: list[dict[str, Any]], content_id: int, now: ContentNow, pending: Pending) -> bool:

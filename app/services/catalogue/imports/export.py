@@ -66,7 +66,7 @@ def _line(now: ContentNow, labels: Labels) -> dict[str, Any]:
     roles = labels.slugs[ROLES]
     line["persons"] = [_person(now.names[person], roles[role], character)
                        for person, role, character in now.credits]
-    line.update(kinopoiskRating=columns["kinopoisk_rating"], imdbRating=columns["imdb_rating"],
+    line.update(kinopoiskRating=_rating(columns["kinopoisk_rating"]), imdbRating=_rating(columns["imdb_rating"]),
                 poster=columns["poster_url"], published=bool(columns["published"]))
     by_season: dict[int, list[dict[str, Any]]] = {}
     for (season_id, number), episode in sorted(now.episodes.items(), key=lambda item: item[0][1]):
@@ -79,6 +79,11 @@ def _line(now: ContentNow, labels: Labels) -> dict[str, Any]:
     loose = sorted((e for e in now.episodes.values() if e.season_id is None), key=lambda e: (e.order, e.id))
     line["media"] = loose[0].media if loose else None
     return _drop_empty(line)
+
+
+def _rating(value: float | None) -> float | None:
+    """Always a float: SQLite gives a whole rating back as an integer (7), PostgreSQL as 7.0; the file says 7.0."""
+    return None if value is None else float(value)
 
 
 def _person(name: tuple[str, str | None, int | None], role: str, character: str | None) -> dict[str, Any]:
