@@ -12,7 +12,6 @@ from app.extensions import db
 from app.models import Episode, Season
 from app.services.catalogue.imports.state import ContentNow, EpisodeNow
 
-ROWS_PER_INSERT = 1000  # PostgreSQL takes 65,535 parameters a statement: an episode row has 7
 EPISODE_FIELDS = (("title", "title"), ("description", "description"), ("duration", "duration"),
                   ("media", "master_file_path"))  # the file's name → the column
 
@@ -40,14 +39,15 @@ class Pending:
 
 
 def insert_rows(table: Table, rows: list[dict[str, Any]]) -> None:
-    """Many rows in few statements: PostgreSQL's driver sends an executemany a statement per row (pipelined), so there
-    rows go as multi-row VALUES, ROWS_PER_INSERT at a time (measured: the episodes of 10,000 titles took 70 of 170 s);
-    SQLite's executemany is one prepared statement stepped in C already."""
+    """Many rows in few statements. On PostgreSQL, psycopg runs a plain executemany as one INSERT per row (pipelined);
+    with RETURNING, SQLAlchemy sends multi-row VALUES instead ("insertmanyvalues", 1,000 rows a statement, compiled
+    once): 10,000 titles' rows in 30 s instead of 48 (a VALUES list compiled per chunk) or 170 (per row). SQLite's
+    executemany is one prepared statement stepped in C already."""
     if db.session.get_bind().dialect.name != "postgresql":
         db.session.execute(insert(table), rows)
         return
-    for start in range(0, len(rows), ROWS_PER_INSERT):
-        db.session.execute(insert(table).values(rows[start:start + ROWS_PER_INSERT]))
+    key = next(iter(table.primary_key.columns))
+    db.session.execute(insert(table).returning(key), rows)
 
 
 def seasons(wanted: list[dict[str, Any]], content_id: int, now: ContentNow, pending: Pending) -> bool:
