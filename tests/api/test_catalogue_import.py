@@ -180,9 +180,12 @@ def test_an_import_is_found_by_search_and_a_rename_too(app, client, demo_catalog
     run_import(app, write_jsonl(tmp_path / "catalogue.jsonl", [FILM, SERIES]))
     assert titles(find(client, "ладогой")) == ["Ветер над Ладогой"]
     assert titles(find(client, "северный маяк"))[0] == "Северный маяк"
-    run_import(app, write_jsonl(tmp_path / "renamed.jsonl", [{"kinopoiskId": 501, "title": "Ветер над Онегой"}]))
+    assert titles(find(client, "буксир")) == ["Ветер над Ладогой"]  # its description
+    run_import(app, write_jsonl(tmp_path / "renamed.jsonl", [
+        {"kinopoiskId": 501, "title": "Ветер над Онегой", "description": "Ледокол идёт через льды."}]))
     assert titles(find(client, "онегой")) == ["Ветер над Онегой"]
-    assert titles(find(client, "ладогой")) == []
+    assert titles(find(client, "ледокол")) == ["Ветер над Онегой"]
+    assert titles(find(client, "буксир")) == []  # the old description left the index (the slug stays: old links)
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
