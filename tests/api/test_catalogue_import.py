@@ -23,7 +23,10 @@ from tests.api.test_search_api import find, titles
 LABEL_TABLES = {"content_types", "countries", "languages", "genres", "tags", "categories", "person_types",
                 "voice_authors", "alembic_version"}
 FILM = {"kinopoiskId": 501, "imdbId": "tt0000501", "type": "film", "title": "Ветер над Ладогой",
-        "originalTitle": "Wind over Ladoga", "year": 1987, "description": "Буксир идёт через шторм.", "ageRating": 12,
+        "originalTitle": "Wind over Ladoga", "year": 1987,
+        "alternativeTitles": ["Ветер над Ладожским озером",
+                              {"title": "Le vent sur le Ladoga", "language": "fr", "kind": "international"}],
+        "description": "Буксир идёт через шторм.", "ageRating": 12,
         "countries": ["ru"], "languages": ["ru"], "genres": ["drama", "Комедия"], "tags": ["sea"],
         "categories": ["drama-films"], "kinopoiskRating": 7.3, "imdbRating": 6.9, "published": True,
         "persons": [{"name": "Анна Морозова", "originalName": "Anna Morozova", "role": "director"},
@@ -88,11 +91,13 @@ def test_bad_lines_are_named_by_line_and_field_and_the_good_ones_go_in(app, demo
         {"kinopoiskId": 501, "type": "film", "title": "Повтор"},
         {"kinopoiskId": 606, "type": "film", "title": "Лишнее поле", "rating": 5},
         SERIES,
+        {"kinopoiskId": 607, "type": "film", "title": "Двойник", "alternativeTitles": ["Dvoynik", "DVOYNIK"]},
     ])
     report = run_import(app, path)
     assert [(error.line, error.field) for error in report.errors] == [
         (2, "countries"), (2, "genres"), (3, None), (4, "kinopoiskId"), (5, "year"), (5, "ageRating"),
-        (7, "seasons[1].episodes[2].media"), (8, "title"), (9, "kinopoiskId"), (10, "rating")]
+        (7, "seasons[1].episodes[2].media"), (8, "title"), (9, "kinopoiskId"), (10, "rating"),
+        (12, "alternativeTitles")]
     messages = {(error.line, error.field): error.message for error in report.errors}
     assert messages[(2, "genres")] == "Неизвестный жанр: «драмма»"
     assert messages[(2, "countries")] == "Неизвестная страна: «zz»"
@@ -100,12 +105,15 @@ def test_bad_lines_are_named_by_line_and_field_and_the_good_ones_go_in(app, demo
     assert messages[(8, "title")] == "Обязательное поле для нового контента"
     assert messages[(9, "kinopoiskId")] == "kinopoiskId 501 уже был в строке 1"
     assert messages[(10, "rating")] == "Неизвестное поле"
-    assert (report.lines, report.created, report.updated, report.unchanged) == (10, 2, 0, 0)  # the blank line is none
+    assert messages[(12, "alternativeTitles")] == "Другое название «DVOYNIK» указано дважды."
+    assert (report.lines, report.created, report.updated, report.unchanged) == (11, 2, 0, 0)  # the blank line is none
     with app.app_context():
         film = db.session.scalars(select(Content).where(Content.kinopoisk_id == 501)).one()
         assert (film.title, film.year, film.content_type.slug, film.published) == ("Ветер над Ладогой", 1987, "film",
                                                                                    True)
         assert [genre.slug for genre in film.genres] == ["comedy", "drama"]  # a Russian title names a genre too
+        assert [(alt.title, alt.language, alt.kind.value, alt.position) for alt in film.alternative_titles] == [
+            ("Ветер над Ладожским озером", None, "other", 0), ("Le vent sur le Ladoga", "fr", "international", 1)]
         assert [(part.person.name, part.person_type.slug, part.character) for part in film.persons] == [
             ("Анна Морозова", "director", None), ("Семён Ладожский", "actor", "Капитан")]
         # the demo's Anna Morozova (the same name and original name), not a new one
@@ -116,7 +124,7 @@ def test_bad_lines_are_named_by_line_and_field_and_the_good_ones_go_in(app, demo
         assert [(s.order, [(e.order, e.title, e.master_file_path) for e in s.episodes]) for s in series.seasons] == [
             (1, [(1, "Огонь", "/media/titles/mayak/s1e1.json"), (2, "Туман", "https://cdn.example.com/mayak/s1e2.json")])]
         assert db.session.scalar(select(func.count()).select_from(Content).where(
-            Content.kinopoisk_id.in_([601, 602, 603, 604, 605, 606]))) == 0
+            Content.kinopoisk_id.in_([601, 602, 603, 604, 605, 606, 607]))) == 0
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
@@ -180,6 +188,7 @@ def test_an_import_is_found_by_search_and_a_rename_too(app, client, demo_catalog
     run_import(app, write_jsonl(tmp_path / "catalogue.jsonl", [FILM, SERIES]))
     assert titles(find(client, "ладогой")) == ["Ветер над Ладогой"]
     assert titles(find(client, "северный маяк"))[0] == "Северный маяк"
+    assert titles(find(client, "le vent sur le ladoga")) == ["Ветер над Ладогой"]  # an alternative title
     assert titles(find(client, "буксир")) == ["Ветер над Ладогой"]  # its description
     run_import(app, write_jsonl(tmp_path / "renamed.jsonl", [
         {"kinopoiskId": 501, "title": "Ветер над Онегой", "description": "Ледокол идёт через льды."}]))
@@ -194,6 +203,7 @@ def test_an_export_imports_into_an_empty_catalogue_as_the_same_file(app, demo_ca
     first = export(app, fmt)
     assert len(first.splitlines()) == 7 + (fmt == "csv")
     assert ('"imdbRating":7.0' if fmt == "jsonl" else ",7.0,") in first  # as a float on both databases
+    assert "Le vent sur le Ladoga" in first  # the alternative titles too
     empty_catalogue(app)
     path = tmp_path / f"export.{fmt}"
     path.write_text(first, encoding="utf-8")

@@ -1,15 +1,19 @@
-"""A content's seasons and episodes as a line gives them, matched by number: a new one added, a stored one changed in
-the fields the line gives, none deleted. New rows (and the batch's links and credits) wait in ``Pending`` and are
-inserted at the batch's end, one statement per table: the seasons first, whose ids their new episodes then take."""
+"""A content's alternative titles as a line gives them (the list replaces the stored one, in its order, by the rules
+of app/services/catalogue/titles.py), and its seasons and episodes, matched by number: a new one added, a stored one
+changed in the fields the line gives, none deleted. New rows (and the batch's links and credits) wait in ``Pending``
+and are inserted at the batch's end, one statement per table: the seasons first, whose ids their new episodes then
+take."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Table, insert, update
+from sqlalchemy import Table, delete, insert, update
 
 from app.extensions import db
 from app.models import Episode, Season
+from app.models.titles import AlternativeTitle, TitleKind
+from app.services.catalogue import titles
 from app.services.catalogue.imports.state import ContentNow, EpisodeNow
 
 EPISODE_FIELDS = (("title", "title"), ("description", "description"), ("duration", "duration"),
@@ -48,6 +52,31 @@ def insert_rows(table: Table, rows: list[dict[str, Any]]) -> None:
         return
     key = next(iter(table.primary_key.columns))
     db.session.execute(insert(table).returning(key), rows)
+
+
+def titles_problem(data: dict[str, Any], now: ContentNow | None) -> str | None:
+    """What is wrong with the line's alternative titles beside its content's title, in Russian; None: nothing."""
+    for title in data["alternativeTitles"]:
+        problem = titles.language_problem(title["language"])
+        if problem is not None:
+            return problem
+    own = data.get("title") or (now.columns.get("title") if now is not None else None)
+    return titles.titles_problem(own, (title["title"] for title in data["alternativeTitles"]))
+
+
+def alternative_titles(wanted: list[dict[str, Any]], content_id: int, now: ContentNow, pending: Pending) -> bool:
+    """Whether they differ from the stored ones (then those are replaced)."""
+    rows = [(titles.cleaned_title(title["title"]), titles.cleaned_language(title["language"]), title["kind"])
+            for title in wanted]
+    if rows == now.titles:
+        return False
+    table = AlternativeTitle.__table__
+    if now.titles:
+        db.session.execute(delete(table).where(table.c.content_id == content_id))
+    for position, (title, language, kind) in enumerate(rows):
+        pending.add(table, {"content_id": content_id, "title": title, "language": language, "kind": TitleKind(kind),
+                            "position": position})
+    return True
 
 
 def seasons(wanted: list[dict[str, Any]], content_id: int, now: ContentNow, pending: Pending) -> bool:

@@ -59,7 +59,10 @@ def _line(now: ContentNow, labels: Labels) -> dict[str, Any]:
     columns = now.columns
     line: dict[str, Any] = {"kinopoiskId": columns["kinopoisk_id"], "imdbId": columns["imdb_id"],
             "type": labels.type_slugs.get(columns["content_type_id"]), "title": columns["title"],
-            "originalTitle": columns["original_title"], "year": columns["year"],
+            "originalTitle": columns["original_title"],
+            "alternativeTitles": [_drop_empty({"title": title, "language": language, "kind": kind})
+                                  for title, language, kind in now.titles],
+            "year": columns["year"],
             "description": columns["description"] or None, "ageRating": columns["age_rating"]}
     for name in LINKS:
         line[name] = sorted(labels.slugs[name][label] for label in now.links[name])

@@ -13,6 +13,7 @@ from app.extensions import db
 from app.models import Content, ContentCategory, ContentPerson, Episode, Person, Season
 from app.models.catalogue import content_countries, content_languages
 from app.models.taxonomy import content_genres, content_tags
+from app.models.titles import AlternativeTitle
 
 # the file's field → the contents column (the rest of a content is links, credits, seasons and episodes)
 SCALARS = {"kinopoiskId": "kinopoisk_id", "imdbId": "imdb_id", "title": "title", "originalTitle": "original_title",
@@ -47,6 +48,7 @@ class ContentNow:
     names: dict[int, tuple[str, str | None, int | None]] = field(default_factory=dict)  # id → name, original, KP id
     seasons: dict[int, tuple[int, str | None]] = field(default_factory=dict)  # number → (id, title)
     episodes: dict[tuple[int | None, int], EpisodeNow] = field(default_factory=dict)  # (season id, number) → it
+    titles: list[tuple[str, str | None, str]] = field(default_factory=list)  # alternative: title, language, kind
 
 
 def by_external_id(kinopoisk: Iterable[int], imdb: Iterable[str]) -> tuple[dict[int, int], dict[str, int]]:
@@ -93,6 +95,11 @@ def load(ids: Iterable[int]) -> dict[int, ContentNow]:
         if person_id not in namesakes:
             namesakes.append(person_id)
         found[content_id].names[person_id] = (name, original, kinopoisk)
+    titles = AlternativeTitle.__table__
+    for content_id, title, language, kind in session.execute(
+            select(titles.c.content_id, titles.c.title, titles.c.language, titles.c.kind)
+            .where(titles.c.content_id.in_(wanted)).order_by(titles.c.content_id, titles.c.position, titles.c.id)):
+        found[content_id].titles.append((title, language, str(getattr(kind, "value", kind))))
     seasons = Season.__table__
     for season_id, content_id, order, title in session.execute(
             select(seasons.c.id, seasons.c.content_id, seasons.c.order, seasons.c.title)

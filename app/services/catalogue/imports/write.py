@@ -16,7 +16,7 @@ from app.extensions import db
 from app.models import Content, ContentPerson
 from app.models.slugs import slugify
 from app.models.sort_keys import title_key
-from app.services.catalogue.imports.children import Pending, episode, seasons
+from app.services.catalogue.imports.children import Pending, alternative_titles, episode, seasons, titles_problem
 from app.services.catalogue.imports.labels import Labels, Unknown
 from app.services.catalogue.imports.lines import Line
 from app.services.catalogue.imports.media import Media
@@ -135,6 +135,9 @@ def _resolved(plan: _Plan, now: ContentNow | None, context: Context, outcome: Ou
             errors.append((f"persons[{position}].role", unknown.message))
     for name, problem in context.media.check(data):
         errors.append((name, problem))
+    refused = titles_problem(data, now) if "alternativeTitles" in data else None
+    if refused is not None:
+        errors.append(("alternativeTitles", refused))
     if errors:
         outcome.errors += [(plan.line, name, message) for name, message in errors]
         return False
@@ -203,6 +206,8 @@ def _write_rest(plan: _Plan, content_id: int, context: Context, now: ContentNow,
                 pending.add(table, {"content_id": content_id, "person_id": person, "person_type_id": role,
                                     "character": character, "position": position})
             changed = True
+    if "alternativeTitles" in plan.data:
+        changed = alternative_titles(plan.data["alternativeTitles"], content_id, now, pending) or changed
     if "seasons" in plan.data:
         changed = seasons(plan.data["seasons"], content_id, now, pending) or changed
     if plan.data.get("media") is not None:
