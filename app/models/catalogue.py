@@ -131,7 +131,7 @@ class Content(db.Model):  # type: ignore[name-defined]
     poster_url: Mapped[str | None] = mapped_column(String(1024))
     kinopoisk_id: Mapped[int | None] = mapped_column(Integer, index=True)  # GET /kinopoisk/contents/{id}
     kinopoisk_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
-    imdb_id: Mapped[str | None] = mapped_column(String(32))
+    imdb_id: Mapped[str | None] = mapped_column(String(32), index=True)  # an import finds a content by it
     imdb_rating: Mapped[float | None] = mapped_column(Numeric(3, 1, asdecimal=False))
     created_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now(), onupdate=func.now())
