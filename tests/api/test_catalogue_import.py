@@ -99,6 +99,7 @@ def test_bad_lines_are_named_by_line_and_field_and_the_good_ones_go_in(app, demo
         (7, "seasons[1].episodes[2].media"), (8, "title"), (9, "kinopoiskId"), (10, "rating"),
         (12, "alternativeTitles")]
     messages = {(error.line, error.field): error.message for error in report.errors}
+    assert messages[(3, None)] == "Строка не читается как JSON: ошибка у символа 40"
     assert messages[(2, "genres")] == "Неизвестный жанр: «драмма»"
     assert messages[(2, "countries")] == "Неизвестная страна: «zz»"
     assert messages[(5, "year")] == "Ожидается целое число"
@@ -300,3 +301,29 @@ def test_the_documented_samples_import_and_say_the_same_in_csv_and_json_lines(ap
     assert (report.lines, report.created, report.updated, report.unchanged, report.errors) == (3, 2, 1, 0, [])
     again = run_import(app, docs / "import-sample.csv")
     assert (again.lines, again.created, again.updated, again.unchanged, again.errors) == (3, 0, 0, 3, [])
+
+
+def test_bad_csv_rows_are_named_by_row_and_column_and_a_wrong_header_refuses_the_file(app, demo_catalogue, tmp_path):
+    path = tmp_path / "catalogue.csv"
+    path.write_text("kinopoiskId,type,title,genres,persons\n"
+                    '801,film,Испорченная ячейка,drama,"[{""name"": ""Анна"""\n'
+                    "802,film,Лишняя ячейка,drama,,сверх\n"
+                    "803,film,Неизвестный жанр,драмма;drama,\n"
+                    '804,film,"Хорошая, с запятой",drama;comedy,'
+                    '"[{""name"": ""Анна Морозова"", ""role"": ""director""}]"\n',
+                    encoding="utf-8")
+    report = run_import(app, path)
+    assert [(error.line, error.field, error.message) for error in report.errors] == [
+        (2, "persons", "Ячейка не читается как JSON: ошибка у символа 17"),
+        (3, None, "В строке 6 ячеек, в заголовке 5"), (4, "genres", "Неизвестный жанр: «драмма»")]
+    assert (report.lines, report.created) == (4, 1)
+    with app.app_context():
+        film = db.session.scalars(select(Content).where(Content.kinopoisk_id == 804)).one()
+        assert (film.title, [g.slug for g in film.genres], [p.person.name for p in film.persons]) == (
+            "Хорошая, с запятой", ["comedy", "drama"], ["Анна Морозова"])
+    wrong = tmp_path / "wrong.csv"
+    wrong.write_text("kinopoiskId,title,rating\n805,Рейтинг не тот,5\n", encoding="utf-8")
+    report = run_import(app, wrong)
+    assert [(error.line, error.field, error.message) for error in report.errors] == [
+        (1, None, "Неизвестные столбцы: rating")]
+    assert (report.lines, report.created) == (1, 0)

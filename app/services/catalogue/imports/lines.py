@@ -180,7 +180,7 @@ def read_lines(path: Path) -> Iterator[Line]:
     schema = LineSchema()
     for number, raw, problem in _raw(path):
         if problem is not None:
-            yield Line(number, None, [(None, problem)])
+            yield Line(number, None, [problem])
             continue
         try:
             yield Line(number, dict(schema.load(raw)), [])
@@ -188,7 +188,7 @@ def read_lines(path: Path) -> Iterator[Line]:
             yield Line(number, None, list(flatten(error.messages)))
 
 
-def _raw(path: Path) -> Iterator[tuple[int, Any, str | None]]:
+def _raw(path: Path) -> Iterator[tuple[int, Any, tuple[str | None, str] | None]]:
     if file_format(path) == "csv":
         yield from _csv_rows(path)
         return
@@ -197,40 +197,40 @@ def _raw(path: Path) -> Iterator[tuple[int, Any, str | None]]:
             if not text.strip():
                 continue
             if len(text) > MAX_LINE:
-                yield number, None, f"Строка длиннее {MAX_LINE:,} символов".replace(",", " ")
+                yield number, None, (None, f"Строка длиннее {MAX_LINE:,} символов".replace(",", " "))
                 continue
             try:
                 value = json.loads(text)
             except json.JSONDecodeError as error:
-                yield number, None, f"Строка не читается как JSON: {error.msg} (символ {error.colno})"
+                yield number, None, (None, f"Строка не читается как JSON: ошибка у символа {error.colno}")
                 continue
             if not isinstance(value, dict):
-                yield number, None, "Ожидается объект JSON: одна строка — один контент"
+                yield number, None, (None, "Ожидается объект JSON: одна строка — один контент")
                 continue
             yield number, value, None
 
 
-def _csv_rows(path: Path) -> Iterator[tuple[int, Any, str | None]]:
+def _csv_rows(path: Path) -> Iterator[tuple[int, Any, tuple[str | None, str] | None]]:
     known = set(LineSchema().fields)
     with path.open(encoding="utf-8-sig", newline="") as file:
         reader = csv.reader(file)
         header = [name.strip() for name in next(reader, [])]
         unknown = [name for name in header if name not in known]
         if unknown:  # a wrong header maps every cell wrong: no row is read
-            yield 1, None, "Неизвестные столбцы: " + ", ".join(unknown)
+            yield 1, None, (None, "Неизвестные столбцы: " + ", ".join(unknown))
             return
         for cells in reader:
             number = reader.line_num
             if not any(cell.strip() for cell in cells):
                 continue
             if len(cells) != len(header):
-                yield number, None, f"В строке {len(cells)} ячеек, в заголовке {len(header)}"
+                yield number, None, (None, f"В строке {len(cells)} ячеек, в заголовке {len(header)}")
                 continue
             row, problem = _cells(dict(zip(header, cells, strict=True)))
             yield number, row, problem
 
 
-def _cells(row: dict[str, str]) -> tuple[dict[str, Any], str | None]:
+def _cells(row: dict[str, str]) -> tuple[dict[str, Any], tuple[str | None, str] | None]:
     """A CSV row in the shape of a JSON line: list cells split by ";", JSON cells parsed, empty cells absent."""
     shaped: dict[str, Any] = {}
     for name, cell in row.items():
@@ -243,7 +243,7 @@ def _cells(row: dict[str, str]) -> tuple[dict[str, Any], str | None]:
             try:
                 shaped[name] = json.loads(cell)
             except json.JSONDecodeError as error:
-                return {}, f"{name}: ячейка не читается как JSON ({error.msg}, символ {error.colno})"
+                return {}, (name, f"Ячейка не читается как JSON: ошибка у символа {error.colno}")
         else:
             shaped[name] = cell
     return shaped, None
