@@ -89,7 +89,21 @@ def run_migrations_online():
     conf_args.setdefault("include_object", include_object)
 
     connectable = get_engine()
+    # A migration is a batch: its statements (a column added to 100,000 rows, an index built) take as long as they
+    # take, without the requests' deadlines (app/database.py); the application's own are back once it is done.
+    from app.database import BATCH
+    was_batch = current_app.config.get(BATCH)
+    current_app.config[BATCH] = True
+    connectable.dispose()
+    try:
+        _run_online(connectable, conf_args)
+    finally:
+        if not was_batch:
+            current_app.config.pop(BATCH, None)
+            connectable.dispose()
 
+
+def _run_online(connectable, conf_args):
     with connectable.connect() as connection:
         context.configure(
             connection=connection,

@@ -90,3 +90,25 @@ def test_the_reach_of_every_content_is_written_by_its_migrations(make_database):
         with db.engine.connect() as connection:
             assert connection.execute(sa.text("SELECT reach FROM contents WHERE id = 3")).scalar() == "by_country"
         db.engine.dispose()
+
+
+def test_a_migration_runs_without_the_requests_deadlines_and_gives_them_back(make_database):
+    """A migration is a batch (migrations/env.py): on a real catalogue its statements outlast a request's deadline
+    (5e1c0a7d2b34's UPDATE of 100,000 documents was cancelled at 1.5 s). Here the deadline is 1 ms, which every
+    statement of the chain would pass on PostgreSQL were it applied; once upgraded, the application has it again."""
+    import sqlalchemy as sa
+    from flask_migrate import upgrade
+
+    from app import create_app
+    from app.database import BATCH
+
+    url = make_database("deadline")
+    app = create_app({"TESTING": True, "DATABASE_URL": url, "DB_STATEMENT_TIMEOUT_MS": 1})
+    with app.app_context():
+        upgrade()
+        assert BATCH not in app.config
+        if db.engine.dialect.name == "postgresql":
+            with db.engine.connect() as connection:
+                assert connection.execute(sa.text("SHOW statement_timeout")).scalar() == "1ms"
+        with db.engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT count(*) FROM alembic_version")).scalar() == 1
