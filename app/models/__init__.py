@@ -28,6 +28,7 @@ from app.models.catalogue import (
 )
 from app.models.counters import CacheCounter
 from app.models.derived import TypeFacets
+from app.models.jobs import Job, JobState
 from app.models.persons import ContentPerson, Person, PersonType
 from app.models.playlists import Playlist, PlaylistItem, Visibility
 from app.models.reviews import Review, ReviewVote
@@ -64,6 +65,8 @@ __all__ = [
     "Country",
     "Episode",
     "Genre",
+    "Job",
+    "JobState",
     "Language",
     "MenuItem",
     "PaymentEvent",
