@@ -93,6 +93,8 @@ def _init_extensions(app: Flask) -> None:
     from app.extensions import api, cache, compress, db, jwt, limiter, mail, migrate
     from app.http.assets import Manifest
     from app.http.shared import register_keeping
+    from app.jobs.queue import register_queue
+    from app.jobs.runner import run_job
     from app.schemas.common import ErrorSchema
     from app.services.catalogue.reach import listen as reaching
     from app.services.catalogue.relevance import listen as scoring
@@ -117,6 +119,7 @@ def _init_extensions(app: Flask) -> None:
     register_keeping(app)  # shared responses are kept as compressed (app/http/shared.py)
     compress.init_app(app)  # brotli or gzip for text responses only (app/http/compression.py)
     registry.register_assets(app, Manifest(app.config["ASSETS_DIR"], app.config["WIDGET_ASSETS_PATH"]))
+    register_queue(app, run_job)  # the job queue's broker (app/jobs/queue.py): the web sends, `flask jobs worker` runs
 
 
 def _revocations(app: Flask) -> RevocationList:
@@ -150,7 +153,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.api.sessions import blp as sessions_api
     from app.api.site import blp as site_api
     from app.api.subscriptions import blp as subscriptions_api
-    from app.cli import accounts_cli, catalogue_cli, demo_cli, search_cli, sitemap_cli
+    from app.cli import accounts_cli, catalogue_cli, demo_cli, jobs_cli, search_cli, sitemap_cli
     from app.errors import register_error_handlers
     from app.extensions import api
     from app.http.cors import register_cross_origin
@@ -197,4 +200,5 @@ def _register_blueprints(app: Flask) -> None:
     app.cli.add_command(sitemap_cli)
     app.cli.add_command(accounts_cli)
     app.cli.add_command(catalogue_cli)
+    app.cli.add_command(jobs_cli)
     register_error_handlers(app)  # after flask-smorest's, so that ours answer

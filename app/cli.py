@@ -17,6 +17,7 @@ search_cli = AppGroup("search", help="The catalogue's search index.")
 sitemap_cli = AppGroup("sitemap", help="The sitemaps, generated ahead (app/services/seo/sitemaps.py).")
 accounts_cli = AppGroup("accounts", help="Accounts: the first administrator, roles (docs/accounts.md).")
 catalogue_cli = AppGroup("catalogue", help="The catalogue imported from a file and exported to one (docs/import.md).")
+jobs_cli = AppGroup("jobs", help="The job queue: its workers, and a probe of them (docs/jobs.md).")
 DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"  # the sitemaps' addresses without PUBLIC_URL: make start's
 
 
@@ -280,3 +281,53 @@ def _read_password(from_stdin: bool) -> str:
     if not password:
         _refuse("no password on standard input (its first line)")
     return password
+
+
+@jobs_cli.command("worker")
+def jobs_worker_command() -> None:
+    """Run a worker: QUEUE_WORKERS threads taking jobs, and the recovery of jobs whose worker died, until SIGTERM
+    (its running jobs queued again at once) or Ctrl-C (they finish first)."""
+    import logging
+
+    from flask.logging import default_handler
+
+    from app.http.requests import RequestIdFilter
+    from app.jobs.worker import work
+
+    default_handler.addFilter(RequestIdFilter())  # the jobs' records come from below the app's logger
+    for name in ("app", "huey"):  # what the worker does, on its standard error
+        logging.getLogger(name).setLevel(logging.INFO)
+    logging.getLogger("huey").addHandler(default_handler)
+    work(current_app._get_current_object())  # type: ignore[attr-defined]
+
+
+@jobs_cli.command("probe")
+@click.option("--steps", default=10, show_default=True, help="Steps of the probe job.")
+@click.option("--wait", default=60.0, show_default=True, help="Seconds to wait for a worker to finish it.")
+def jobs_probe_command(steps: int, wait: float) -> None:
+    """Queue a probe job and follow it to its end: do the workers take jobs and report?"""
+    import time
+
+    from app.clock import now
+    from app.extensions import db
+    from app.jobs.queue import send_after_commit
+    from app.models.jobs import Job
+    from app.services import jobs
+    from app.transaction import transaction
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    with transaction():
+        job_id = jobs.create(db.session, "probe", {"steps": steps, "step_seconds": 0.1}, now=now()).id
+        send_after_commit(app, job_id)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        db.session.remove()
+        job = db.session.get_one(Job, job_id)
+        click.echo(f"job {job_id}: {job.state.value} {job.done}/{job.total or '?'} {job.message or ''}")
+        if job.finished:
+            if job.state.value != "done":
+                raise click.exceptions.Exit(1)
+            return
+        time.sleep(1)
+    click.echo(f"job {job_id}: no worker finished it in {wait:g} s (is `flask jobs worker` running?)", err=True)
+    raise click.exceptions.Exit(1)

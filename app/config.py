@@ -235,6 +235,27 @@ class Settings:
     # and {episode_id} ("https://site.example/{type}/{slug}/season-{season}/episode-{episode}"; {season} is empty for
     # an episode without one; origin-relative is taken as this service's). Empty (the default): our player page.
     SITEMAP_PAGE_URL: str = ""
+    # The job queue (app/jobs/queue.py, docs/jobs.md): work that outlives a request (a catalogue import) runs on Huey's
+    # workers, `flask jobs worker` (started by `make start` and the production shape), each with QUEUE_WORKERS threads.
+    # The queue is Redis when REDIS_URL is set, else a SQLite file (QUEUE_FILE; on one machine only), under the name
+    # QUEUE_NAME (deployments or test runs sharing one Redis keep apart by it); an idle worker looks at a SQLite queue
+    # at least every QUEUE_POLL_SECONDS. The jobs themselves are rows of our database (app/models/jobs.py): a running
+    # job's worker shows it is alive every JOB_HEARTBEAT_SECONDS; one not heard of for JOB_STALE_SECONDS (its worker
+    # was killed) is queued again, up to JOB_MAX_ATTEMPTS runs in all, as is one that failed (after
+    # JOB_RETRY_SECONDS). Progress is written at most every JOB_PROGRESS_SECONDS. Files handed to jobs (uploads) wait
+    # in JOB_FILES_DIR, which every worker must see.
+    QUEUE_WORKERS: int = 1
+    QUEUE_FILE: str = str(INSTANCE_DIR / "queue.db")
+    QUEUE_NAME: str = "player-jobs"
+    QUEUE_POLL_SECONDS: float = 1.0
+    JOB_HEARTBEAT_SECONDS: float = 5.0
+    JOB_STALE_SECONDS: float = 60.0
+    JOB_MAX_ATTEMPTS: int = 3
+    JOB_RETRY_SECONDS: float = 10.0
+    JOB_PROGRESS_SECONDS: float = 0.5
+    JOB_FILES_DIR: str = str(INSTANCE_DIR / "jobs")
+    # The catalogue import's upload in the admin (app/admin/imports.py): the largest file taken (JSON Lines or CSV).
+    CATALOGUE_IMPORT_MAX_BYTES: int = 64 * 1_048_576
     # Extra keys for tests (TESTING=True etc.) pass straight through to Flask.
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -250,6 +271,8 @@ class Settings:
                 values[f.name] = raw.strip().lower() in {"1", "true", "yes", "on"}
             elif f.type == "int":
                 values[f.name] = int(raw)
+            elif f.type == "float":
+                values[f.name] = float(raw)
             else:
                 values[f.name] = raw
         return cls(**values)  # type: ignore[arg-type]
@@ -312,6 +335,11 @@ class Settings:
         except (KeyError, IndexError, ValueError) as error:
             raise ValueError(f"SITEMAP_PAGE_URL: {self.SITEMAP_PAGE_URL!r} is not a template of {{id}}, {{slug}}, "
                              f"{{type}}, {{season}}, {{episode}}, {{episode_id}} ({error})") from None
+        if int(self.QUEUE_WORKERS) < 1 or int(self.JOB_MAX_ATTEMPTS) < 1:
+            raise ValueError("QUEUE_WORKERS and JOB_MAX_ATTEMPTS must be at least 1")
+        if not 0 < float(self.JOB_HEARTBEAT_SECONDS) < float(self.JOB_STALE_SECONDS):
+            raise ValueError("JOB_HEARTBEAT_SECONDS must be above 0 and below JOB_STALE_SECONDS: a live job would "
+                             "look dead")
         if self.MEDIA_URL_TTL < 600:
             raise ValueError("MEDIA_URL_TTL must be at least 600 seconds: signed addresses are rounded to 10 minutes")
         for name in ("SECRET_KEY", "JWT_SECRET_KEY", "MEDIA_URL_SECRET", "PAYMENT_WEBHOOK_SECRET"):

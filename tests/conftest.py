@@ -35,9 +35,9 @@ ASSETS_DIR = PROJECT_ROOT / "app" / "static" / "dist"
 
 @pytest.fixture(scope="session", autouse=True)
 def own_rate_limits() -> Iterator[None]:
-    """With REDIS_URL (CI), every application shares this machine's Redis: this run keeps its counters and its cache
-    entries apart."""
-    names = ("RATE_LIMIT_KEY_PREFIX", "CACHE_KEY_PREFIX")
+    """With REDIS_URL (CI), every application shares this machine's Redis: this run keeps its counters, its cache
+    entries and its job queue apart."""
+    names = ("RATE_LIMIT_KEY_PREFIX", "CACHE_KEY_PREFIX", "QUEUE_NAME")
     previous = {name: os.environ.get(name) for name in names}
     for name in names:
         os.environ[name] = f"test-{uuid.uuid4().hex}"
@@ -138,6 +138,8 @@ def worker_app(migrated_database: str, assets_built: Path, tmp_path_factory: pyt
     puts it back as it was made."""
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database,
                       "MEDIA_ROOT": str(tmp_path_factory.mktemp("media")),
+                      "QUEUE_FILE": str(tmp_path_factory.mktemp("queue") / "queue.db"),
+                      "JOB_FILES_DIR": str(tmp_path_factory.mktemp("job-files")),
                       "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_server[0].port})
     # Flask-Limiter is one instance per process, and takes the storage of the last application made: a test that
     # makes one with REDIS_URL would leave this application counting in Redis
@@ -177,7 +179,8 @@ def app(worker_app: tuple[Flask, dict[str, Any], dict[str, Any]], tmp_path: Path
 @pytest.fixture
 def fresh_app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iterator[Flask]:
     """A new application of the test's own, for a test that adds to what an application is made of (a route)."""
-    app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media")})
+    app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media"),
+                      "QUEUE_FILE": str(tmp_path / "queue.db"), "JOB_FILES_DIR": str(tmp_path / "job-files")})
     yield app
     with app.app_context():
         batch_statements(app, db.engine)

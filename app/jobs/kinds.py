@@ -1,0 +1,20 @@
+"""Every kind of job the queue runs: its function (``run(context) -> Outcome``, app/jobs/context.py) and its name in
+the admin. A job's row names its kind; a worker that does not know it fails the job, saying so."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.jobs import catalogue_import, probe
+from app.jobs.context import JobContext, Outcome
+
+Kind = Callable[[JobContext], Outcome]
+
+KINDS: dict[str, Kind] = {
+    "probe": probe.run,
+    catalogue_import.KIND: catalogue_import.run,
+}
+LABELS: dict[str, str] = {
+    "probe": "Проверка очереди",
+    catalogue_import.KIND: "Импорт каталога",
+}
