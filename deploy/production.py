@@ -1,5 +1,6 @@
 """The production shape, run for real on this machine: nginx (Debian's) in front of gunicorn (deploy/gunicorn.conf.py)
-with ENV=production, this machine's PostgreSQL and Redis. ``bin/production`` serves it until interrupted;
+with ENV=production, a job worker beside them (``flask jobs worker``, QUEUE_WORKERS threads, its queue in Redis:
+docs/jobs.md), this machine's PostgreSQL and Redis. ``bin/production`` serves it until interrupted;
 deploy/load_and_fault.py and tests/test_production_shape.py start it the same way.
 
 Nothing is faked, but two things are put between the application and its stores so that a fault can be made on
@@ -93,6 +94,7 @@ def ensure_database(url: str) -> None:
 class Shape:
     base: str  # nginx's address
     app: str  # gunicorn's
+    worker: subprocess.Popen[bytes]  # the job worker (flask jobs worker)
     database: Relay
     redis: Relay
     run: Path
@@ -133,7 +135,9 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
         "DATABASE_URL": _via(database_url, database.port), "REDIS_URL": _via(redis_url, redis.port),
         "TRUSTED_PROXIES": "127.0.0.1", "SERVE_MEDIA": "false", "COUNTRY_QUERY_PARAM": "",
         "BIND": f"127.0.0.1:{app_port}", "WEB_CONCURRENCY": str(workers), "GUNICORN_THREADS": str(threads),
-        "FLASK_APP": "wsgi.py", "PYTHONUNBUFFERED": "1", **(settings or {}),
+        "FLASK_APP": "wsgi.py", "PYTHONUNBUFFERED": "1",
+        # the job queue's name in Redis, the database's: two shapes sharing a Redis never take each other's jobs
+        "QUEUE_NAME": f"player-jobs-{urlsplit(database_url).path.lstrip('/') or 'default'}", **(settings or {}),
     }
     env.pop("PLAYER_TEST_TIMINGS", None)
     flask = [str(ROOT / ".venv" / "bin" / "flask")]
@@ -151,7 +155,8 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
     (run / "nginx.conf").write_text((ROOT / "deploy" / "nginx.conf").read_text().format(
         run=run, app=f"127.0.0.1:{app_port}", port=port, max_body=f"{config.MAX_REQUEST_BYTES // 1024}k",
         site_origins=sites,
-        admin_max_body=f"{config.ADMIN_MAX_REQUEST_BYTES // 1024}k",
+        # an admin upload: a poster, a creative, a catalogue to import (its form's fields besides)
+        admin_max_body=f"{max(config.ADMIN_MAX_REQUEST_BYTES, config.CATALOGUE_IMPORT_MAX_BYTES + 1_048_576) // 1024}k",
         geoip_module=GEOIP_MODULE, geoip_database=geo_database,
         media_root=config.MEDIA_ROOT, media_secret=keys["MEDIA_URL_SECRET"],
         media_conf=ROOT / "docs" / "nginx-media.conf"))
@@ -162,14 +167,17 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
         cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
     nginx = subprocess.Popen([NGINX, "-p", str(run), "-c", str(run / "nginx.conf"), "-g", "daemon off;"],
                              stderr=log, start_new_session=True)
+    worker = subprocess.Popen([*flask, "jobs", "worker"], cwd=ROOT, env=env, stdout=log, stderr=log,
+                              start_new_session=True)
     try:
         _wait_for(app_port, gunicorn, "gunicorn")
         _wait_for(port, nginx, "nginx")
-        yield Shape(base=public, app=f"http://127.0.0.1:{app_port}", database=database, redis=redis, run=run)
+        yield Shape(base=public, app=f"http://127.0.0.1:{app_port}", worker=worker, database=database, redis=redis,
+                    run=run)
     finally:
-        for process in (nginx, gunicorn):
+        for process in (nginx, gunicorn, worker):  # the worker's running jobs are queued again (app/jobs/worker.py)
             process.send_signal(signal.SIGTERM)
-        for process in (nginx, gunicorn):
+        for process in (nginx, gunicorn, worker):
             try:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -199,7 +207,8 @@ def main() -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     port = int(os.environ.get("PORT", "8080"))
     with running(port=port) as shape:
-        print(f"\nProduction shape: nginx {shape.base} → gunicorn {shape.app} → PostgreSQL, Redis (ENV=production)")
+        print(f"\nProduction shape: nginx {shape.base} → gunicorn {shape.app} → PostgreSQL, Redis (ENV=production), "
+              f"a job worker (pid {shape.worker.pid})")
         print(f"Player: {shape.base}/?movie_id=1   admin: {shape.base}/admin/   logs: {shape.run}/   Ctrl-C stops it")
         print(f"The first administrator: DATABASE_URL={POSTGRES} .venv/bin/flask accounts create-admin EMAIL\n",
               flush=True)

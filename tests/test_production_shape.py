@@ -183,6 +183,36 @@ def test_the_admin_keeps_its_address_and_takes_real_uploads(shape):
     assert error["message"] == "Тело запроса слишком большое"  # nginx's own answer, in Russian as the service's
 
 
+def test_the_shapes_worker_runs_a_job(started):
+    """The job worker the shape starts beside gunicorn (deploy/production.py) takes a job from Redis and runs it."""
+    from app import create_app
+    from app.clock import now
+    from app.extensions import db
+    from app.jobs.queue import send_after_commit
+    from app.models.jobs import Job, JobState
+    from app.services import jobs
+    from app.transaction import transaction
+
+    shape, database = started
+    app = create_app({"DATABASE_URL": database, "REDIS_URL": "redis://127.0.0.1:6379/5",
+                      "QUEUE_NAME": f"player-jobs-{database.rsplit('/', 1)[1]}"})
+    with app.app_context():
+        with transaction():
+            job_id = jobs.create(db.session, "probe", {"steps": 3, "step_seconds": 0.05}, now=now()).id
+            send_after_commit(app, job_id)
+        deadline = time.monotonic() + 60
+        while True:
+            db.session.remove()
+            job = db.session.get_one(Job, job_id)
+            if job.finished or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert (job.state, job.done, job.total) == (JobState.DONE, 3, 3), job.message
+        db.session.remove()
+        db.engine.dispose()
+    assert shape.worker.poll() is None
+
+
 def children_of(pid: int) -> set[int]:
     """Every process below ``pid`` (from /proc)."""
     below: set[int] = set()
@@ -226,7 +256,7 @@ def test_stopping_the_runner_stops_nginx_and_gunicorn(started, stop):
             time.sleep(0.2)
         assert served, "the runner did not serve /healthz within 180 s"
         below = children_of(runner.pid)
-        assert len(below) >= 3  # nginx's master and worker, gunicorn's arbiter and workers
+        assert len(below) >= 4  # nginx's master and worker, gunicorn's arbiter and workers, the job worker
         runner.send_signal(stop)
         assert runner.wait(timeout=40) == 0
         deadline = time.monotonic() + 10

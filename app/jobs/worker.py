@@ -14,6 +14,7 @@ stops the worker at once, its running jobs queued again; SIGINT (Ctrl-C) lets th
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 import time
 from datetime import timedelta
@@ -34,6 +35,8 @@ ORPHAN_AGE = 600.0  # seconds: an upload younger than this may be waiting for it
 
 def work(app: queue.Application) -> None:
     """Runs the worker until it is told to stop."""
+    # a parent that waits for its stop signals with sigwait (deploy/production.py) hands them on blocked
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
     config = app.config
     with app.app_context():
         batch_statements(app, db.engine)  # type: ignore[arg-type]  # a job's statements take as long as they take
