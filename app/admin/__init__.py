@@ -27,6 +27,8 @@ from app.admin.catalogue import (
     PersonTypeView,
     PersonView,
 )
+from app.admin.imports import CatalogueImportView
+from app.admin.jobs import JobsView
 from app.admin.media import MediaLibraryView
 from app.admin.moderation import AbuseQueueView, AbuseReportView, ReviewView
 from app.admin.moments import shown
@@ -107,6 +109,9 @@ def init_admin(app: Flask) -> Admin:
         CategoryView(Category, session, name="Категории", category=CATALOGUE, endpoint="category"),
         ContentTypeView(ContentType, session, name="Типы", category=CATALOGUE, endpoint="content_type"),
         MediaLibraryView(name="Медиатека", category=CATALOGUE, endpoint="media", url="/admin/media"),
+        CatalogueImportView(name="Импорт каталога", category=CATALOGUE, endpoint="catalogue_import",
+                            url="/admin/import"),
+        JobsView(name="Задачи", category=CATALOGUE, endpoint="jobs", url="/admin/jobs"),
         LabelView(Genre, session, name="Жанры", category=LABELS, endpoint="genre"),
         LabelView(Tag, session, name="Теги", category=LABELS, endpoint="tag"),
         CountryView(Country, session, name="Страны", category=LABELS, endpoint="country"),
