@@ -1,5 +1,5 @@
 """«Импорт каталога» (Каталог → Импорт каталога, issue 34): an editor uploads a catalogue file (JSON Lines or CSV, the
-format of docs/catalogue-import.md), optionally «Проверить без записи» (a dry run), and the import runs as a job on the
+format of docs/import.md), optionally «Проверить без записи» (a dry run), and the import runs as a job on the
 queue (app/jobs/catalogue_import.py); the page then shows the job (app/admin/jobs.py: its progress bar, cancel, the
 report). The upload is checked here first, with a Russian message for each refusal: a file chosen, its type by name,
 not empty, not binary, at most CATALOGUE_IMPORT_MAX_BYTES. It waits under JOB_FILES_DIR for the worker."""

@@ -8,7 +8,7 @@ anything else it raises is retried."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,7 @@ class JobContext:
     attempt: int
     engine: Engine
     every: float  # seconds between progress writes
+    config: Mapping[str, Any] = field(default_factory=dict)  # the application's (MEDIA_ROOT, PUBLIC_URL, …)
     lost: bool = False
     _written_at: float = field(default=-1e9)
 

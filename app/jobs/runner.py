@@ -33,7 +33,7 @@ def run_job(app: queue.Application, job_id: int) -> None:
         config = app.config
         engine = db.engine
         token = secrets.token_hex(16)
-        context = JobContext(job_id, token, {}, 0, engine, float(config["JOB_PROGRESS_SECONDS"]))
+        context = JobContext(job_id, token, {}, 0, engine, float(config["JOB_PROGRESS_SECONDS"]), config)
         max_attempts = int(config["JOB_MAX_ATTEMPTS"])
         job = context.short(lambda session: _claimed(session, job_id, token, max_attempts))
         if job is None:
