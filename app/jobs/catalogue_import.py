@@ -42,8 +42,8 @@ def run(context: JobContext) -> Outcome:
         _sitemaps(config)
     errors = f", ошибок: {result['errors_total']}" if result["errors_total"] else ""
     verb = "Проверено без записи" if dry_run else "Импортировано"
-    return Outcome(f"{verb}: строк {result['lines']}, новых {result['created']}, изменённых {result['updated']}, "
-                   f"без изменений {result['unchanged']}{errors}.", result)
+    return Outcome(f"{verb}. Строк: {result['lines']}, новых: {result['created']}, изменённых: {result['updated']}, "
+                   f"без изменений: {result['unchanged']}{errors}.", result)
 
 
 def report_of(report: Any) -> dict[str, Any]:

@@ -25,4 +25,4 @@ def run(context: JobContext) -> Outcome:
                 raise JobFailed(f"Проверка остановлена на шаге {step}, как просили.")
             raise RuntimeError(f"the probe fails at step {step} of attempt {context.attempt}, as asked")
         context.progress(step, steps)
-    return Outcome(f"Проверка прошла: {steps} шагов.", {"steps": steps, "attempt": context.attempt})
+    return Outcome(f"Проверка прошла, шагов: {steps}.", {"steps": steps, "attempt": context.attempt})

@@ -63,7 +63,7 @@ def claim(session: AnySession, job_id: int, token: str, *, now: datetime, max_at
     if not taken:
         _update(session, (Job.id == job_id) & (Job.state == JobState.QUEUED) & (Job.attempts >= max_attempts),
                 state=JobState.FAILED, finished_at=now, run_token=None,
-                message=f"Задача не завершилась ни с одной из {max_attempts} попыток.")
+                message=f"Задача не завершилась ни за одну из {max_attempts} попыток.")
         _update(session, (Job.id == job_id) & (Job.state == JobState.QUEUED) & Job.cancel_requested.is_(True),
                 state=JobState.CANCELLED, finished_at=now, run_token=None, message="Отменена.")
         return None

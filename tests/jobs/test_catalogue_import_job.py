@@ -62,7 +62,7 @@ def test_an_import_job_imports_reports_by_line_and_a_dry_rerun_changes_nothing(q
     assert {key: result[key] for key in ("lines", "created", "updated", "unchanged", "errors_total", "dry_run")} == {
         "lines": 3, "created": 2, "updated": 0, "unchanged": 0, "errors_total": 1, "dry_run": False}
     assert [(error["line"], error["field"]) for error in result["errors"]] == [(3, "year")]
-    assert done.message == "Импортировано: строк 3, новых 2, изменённых 0, без изменений 0, ошибок: 1."
+    assert done.message == "Импортировано. Строк: 3, новых: 2, изменённых: 0, без изменений: 0, ошибок: 1."
     assert not path.exists()  # the upload went with its job
     with queue_app.app_context():
         titles = set(db.session.scalars(select(Content.title).where(Content.title.in_(
@@ -75,7 +75,7 @@ def test_an_import_job_imports_reports_by_line_and_a_dry_rerun_changes_nothing(q
     assert checked.state == JobState.DONE, checked.message
     assert {key: (checked.result or {})[key] for key in ("created", "updated", "unchanged", "errors_total")} == {
         "created": 0, "updated": 0, "unchanged": 2, "errors_total": 1}
-    assert checked.message.startswith("Проверено без записи: строк 3")
+    assert checked.message.startswith("Проверено без записи. Строк: 3")
 
 
 def test_a_file_that_is_no_catalogue_fails_at_once_in_russian(queue_app: Flask, workers: Workers, tmp_path: Path):

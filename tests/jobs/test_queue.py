@@ -39,7 +39,7 @@ def test_a_job_is_run_its_progress_seen_and_done(queue_app: Flask, workers: Work
     done = wait_for(queue_app, job_id, lambda job: job.finished, log=workers.log)
     assert done.state == JobState.DONE, done.message
     assert (done.done, done.total) == (20, 20)
-    assert done.message == "Проверка прошла: 20 шагов."
+    assert done.message == "Проверка прошла, шагов: 20."
     assert done.result == {"steps": 20, "attempt": 1}
     assert done.finished_at is not None and done.finished_at >= done.started_at
     assert done.run_token is None
