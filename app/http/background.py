@@ -3,7 +3,7 @@ application context of its own, owning its transactions (app/jobs/). Its request
 
 What runs here may die with its worker (a restart, a recycled process): a job must leave things as they were then
 (the sitemaps' generation leaves the live files, and its lock goes stale after LOCK_STALE for the next run to take
-over). Work that must outlive its process belongs on a job queue, not here."""
+over). Work that must outlive its process belongs on the job queue (app/jobs/queue.py, docs/jobs.md), not here."""
 
 from __future__ import annotations
 

@@ -51,6 +51,17 @@ def test_addresses_that_would_let_a_client_choose_are_refused(environ, match):
         Settings.from_env({"SECRET_KEY": KEY, **environ}).check()
 
 
+def test_the_queue_settings_are_typed_and_checked():
+    settings = Settings.from_env({"SECRET_KEY": KEY, "QUEUE_WORKERS": "4", "JOB_HEARTBEAT_SECONDS": "0.2",
+                                  "JOB_STALE_SECONDS": "1.5"})
+    assert (settings.QUEUE_WORKERS, settings.JOB_HEARTBEAT_SECONDS, settings.JOB_STALE_SECONDS) == (4, 0.2, 1.5)
+    settings.check()
+    for wrong, match in (({"QUEUE_WORKERS": "0"}, "QUEUE_WORKERS"), ({"JOB_MAX_ATTEMPTS": "0"}, "JOB_MAX_ATTEMPTS"),
+                         ({"JOB_HEARTBEAT_SECONDS": "60", "JOB_STALE_SECONDS": "30"}, "JOB_HEARTBEAT_SECONDS")):
+        with pytest.raises(ValueError, match=match):
+            Settings.from_env({"SECRET_KEY": KEY, **wrong}).check()
+
+
 def test_only_the_public_hosts_are_trusted():
     assert Settings(PUBLIC_URL="https://player.example", ALLOWED_HOSTS="cdn.example, .player.example").trusted_hosts() \
         == ["player.example", "cdn.example", ".player.example"]
