@@ -19,7 +19,6 @@ from app.models import Content
 from app.models.jobs import JobState
 from tests.jobs.conftest import Workers, enqueue, wait_for
 
-pytest.importorskip("app.services.catalogue.imports", reason="the import itself (branch catalogue-import) not in yet")
 pytestmark = pytest.mark.usefixtures("empty")
 
 LINES = [
