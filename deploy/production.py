@@ -164,11 +164,11 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
     # Each in a session of its own: a terminal's Ctrl-C is this process's, which stops them in order (below).
     gunicorn = subprocess.Popen(
         [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "wsgi:app"],
-        cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
+        cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True, preexec_fn=_unblocked)
     nginx = subprocess.Popen([NGINX, "-p", str(run), "-c", str(run / "nginx.conf"), "-g", "daemon off;"],
-                             stderr=log, start_new_session=True)
+                             stderr=log, start_new_session=True, preexec_fn=_unblocked)
     worker = subprocess.Popen([*flask, "jobs", "worker"], cwd=ROOT, env=env, stdout=log, stderr=log,
-                              start_new_session=True)
+                              start_new_session=True, preexec_fn=_unblocked)
     try:
         _wait_for(app_port, gunicorn, "gunicorn")
         _wait_for(port, nginx, "nginx")
@@ -187,6 +187,12 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
         if log:
             log.close()
 
+
+
+def _unblocked() -> None:
+    """In a child, before it runs: the stop signals this process blocks (``main``) unblocked again; a mask is
+    inherited, and gunicorn with SIGTERM blocked only stopped when the 20 s wait below killed it."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def demo_country_database() -> Path:
