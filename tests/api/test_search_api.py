@@ -151,6 +151,23 @@ def test_a_form_the_stemmer_misses_is_found_loosened_when_nothing_else_is(app, c
     assert find(client, "абракадабра")["items"] == []  # nothing starts with «абракада…» either
 
 
+def test_a_short_word_is_corrected_only_where_one_word_alone_is_that_near(app, client, demo_catalogue):
+    """Issue 34: «лса» is one edit from «лиса» and from no other indexed word: corrected; «кут» is one edit from both
+    «кот» and «кит»: left as typed, which finds nothing."""
+    with app.app_context():
+        with transaction():
+            for content_id, title in ((3, "Хитрая лиса"), (4, "Кот"), (5, "Кит")):
+                db.session.get(Content, content_id).title = title
+            reindex([3, 4, 5])
+        invalidate_catalogue()
+    short = find(client, "лса")
+    assert (titles(short), short["corrected"]) == (["Хитрая лиса"], "лиса")
+    both = find(client, "кут")
+    assert (both["items"], both["corrected"]) == ([], None)
+    known = find(client, "кот")  # a known short word stays itself (and starts «который» in descriptions)
+    assert (titles(known)[:1], known["corrected"]) == (["Кот"], None)
+
+
 def test_unpublished_contents_are_not_found(app, client, demo_catalogue):
     with app.app_context():
         with transaction():

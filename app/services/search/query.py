@@ -11,7 +11,8 @@ the rules with examples.
    others corrected; the other layout, corrected. A year or a kind of title among the words filters (``_meant``).
 3. A typo: a word of 4 letters or more that no indexed word has becomes the nearest indexed word of its alphabet
    (optimal string alignment distance, at most 1, or 2 from 7 letters; ties to the commoner word, then the
-   alphabet), from the word list in memory, the same on both databases.
+   alphabet), from the word list in memory, the same on both databases; a word of 3 letters only when a single
+   indexed word is one edit from it.
 4. Rank: how a name of the content meets the query (it is the query, its stems, starts with its words, starts with
    its letters: ``_named``), then which fields matched (title 8, original or transliteration 4, people 2,
    description 1, summed), then the Kinopoisk rating, then the id. Integers and columns: both databases order alike.
@@ -59,6 +60,7 @@ CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "descr
 MAX_WORDS = 8
 PREFIX_LETTERS = 3  # a last word read as the start of a word: from this many letters
 MIN_TYPO = 4  # a word is corrected from this many letters
+SHORT_TYPO = 3  # a shorter one (from this many) only when a single indexed word is one edit from it
 CYRILLIC = re.compile(r"[а-я]")
 
 
@@ -75,6 +77,7 @@ class Reading:
     prefix: bool = False  # the last word also as the start of a word
     typos: bool = False  # unknown words corrected (all but a last word read as a start)
     loose: bool = False  # every Cyrillic word as the start of its stem less two letters (``_loosened``)
+    short: bool = True  # a 3-letter word corrected too (never on the other layout: gibberish has near short words)
 
 
 def search(query: str, request: ListRequest, generation: int = 0, within: Select[Any] | None = None) -> SearchResult:
@@ -92,7 +95,7 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     switched = words(switched_query)[:MAX_WORDS] if switched_query is not None else []
     readings = [(typed, Reading(prefix=_begun(typed))), (switched, Reading(prefix=_begun(switched))),
                 (typed, Reading(typos=True)), (typed, Reading(prefix=_begun(typed), typos=True)),
-                (switched, Reading(typos=True)), (typed, Reading(loose=True))]
+                (switched, Reading(typos=True, short=False)), (typed, Reading(loose=True))]
     first: SearchResult | None = None
     tried: set[tuple[tuple[str, ...], Reading]] = set()
     for asked, reading in readings:
@@ -134,7 +137,7 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     typed = asked[:-1] if reading.prefix else asked  # a word still being typed is no typo
     if reading.typos:
         known = _known(typed)
-        searched = [_correct(word, known, generation) for word in typed] + asked[len(typed):]
+        searched = [_correct(word, known, generation, reading.short) for word in typed] + asked[len(typed):]
     else:
         searched = asked
     corrected = " ".join(searched) if searched != asked else None
@@ -244,7 +247,7 @@ def _loosened(word: str) -> str | None:
 
 def _known(asked: list[str]) -> set[str]:
     """Which of the words some indexed word has, each by its key (``_key``): one query for the whole query."""
-    keys = {_key(word) for word in asked if len(word) >= MIN_TYPO and not word.isdigit()}
+    keys = {_key(word) for word in asked if len(word) >= SHORT_TYPO and not word.isdigit()}
     stems = {key for key in keys if CYRILLIC.search(key)}
     spelled = keys - stems
     asks: list[Select[Any]] = []
@@ -263,16 +266,18 @@ def _key(word: str) -> str:
     return (stem(word) or word) if CYRILLIC.search(word) else fold(word)
 
 
-def _correct(word: str, known: set[str], generation: int) -> str:
+def _correct(word: str, known: set[str], generation: int, short: bool = True) -> str:
     """The word, or the indexed word it is a typo of (the module's rule 1): the nearest of its own alphabet, a
     Cyrillic word compared as it is written, a Latin one as every transliteration spells it (``fold``)."""
-    if len(word) < MIN_TYPO or word.isdigit() or _key(word) in known:
+    if len(word) < (SHORT_TYPO if short else MIN_TYPO) or word.isdigit() or _key(word) in known:
         return word
     cyrillic = bool(CYRILLIC.search(word))
     spelled = word if cyrillic else fold(word)
     limit = 1 if len(word) < 7 else 2
     vocabulary = _vocabulary(db.engine.url.render_as_string(), generation).of(cyrillic)
     found = extract(spelled, vocabulary.keys, scorer=OSA.distance, score_cutoff=limit, limit=None)
+    if len(word) < MIN_TYPO and len(found) != 1:  # a short word: only where one word alone is that near («мяк»)
+        return word
     best = min(((distance, -vocabulary.counts[index], vocabulary.words[index]) for _, distance, index in found),
                default=None)
     return best[2] if best is not None else word
