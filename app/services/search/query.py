@@ -157,6 +157,8 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     rows = db.session.execute(ranked).all()
     total = rows[0].total if rows else _count(candidates, request) if page > 1 else 0
     ids = [row.content_id for row in rows]
+    if not ids:  # a reading that found nothing (up to six of them per query) asks for no cards
+        return SearchResult(Page([], total, page, page_size), corrected)
     contents = {c.id: c for c in db.session.scalars(  # published: a content unpublished since it was indexed is not
         cards_by_id(ids, public())).unique()}
     return SearchResult(Page([contents[i] for i in ids if i in contents], total, page, page_size), corrected)
