@@ -214,15 +214,50 @@ def clock() -> Iterator[time_machine.Traveller]:
         yield traveller
 
 
-def empty_tables() -> None:
+def empty_tables(*, exclusive: bool = True) -> None:
+    """Every table emptied, once this process's background work (app/http/background.py: a refresh of the facets a
+    test's read or change started) has ended, as its transaction would hold locks the emptying waits for.
+
+    On PostgreSQL this is a batch statement, on a connection of its own without the requests' deadlines (under a
+    loaded CI machine a TRUNCATE of every table can take longer than a request may, and a request's deadline would
+    open the application's breaker for the next test); it waits for locks at most LOCK_WAIT, then says which sessions
+    held them. ``exclusive=False`` deletes the rows instead of truncating, for a database other processes still use
+    (the job tests' workers): a TRUNCATE's exclusive locks would wait for, and can deadlock with, their transactions."""
+    from app.http.background import drain_jobs
+
+    drain_jobs()
+    db.session.remove()  # this thread's own transaction, if a test left one, holds locks too
     tables = list(reversed(db.metadata.sorted_tables))
-    if db.engine.dialect.name == "postgresql":
-        names = ", ".join(f'"{t.name}"' for t in tables)
-        db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-    else:
+    if db.engine.dialect.name != "postgresql":
         for table in tables:
             db.session.execute(table.delete())
-    db.session.commit()
+        db.session.commit()
+        return
+    engine = sa.create_engine(db.engine.url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.begin() as connection:
+            connection.execute(sa.text(f"SET LOCAL lock_timeout = '{LOCK_WAIT}s'"))
+            if exclusive:
+                names = ", ".join(f'"{t.name}"' for t in tables)
+                connection.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            else:
+                for table in tables:
+                    connection.execute(table.delete())
+    except sa.exc.OperationalError as error:
+        raise AssertionError(f"the tables could not be emptied ({error.orig}); the other sessions on this "
+                             f"database: {_other_sessions(engine)}") from error
+    finally:
+        engine.dispose()
+
+
+LOCK_WAIT = 20  # seconds
+
+
+def _other_sessions(engine: sa.Engine) -> list[tuple[Any, ...]]:
+    with engine.connect() as connection:
+        return [tuple(row) for row in connection.execute(sa.text(
+            "SELECT pid, application_name, state, now() - xact_start, wait_event_type, left(query, 200) "
+            "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"))]
 
 
 def reconfigure(app: Flask, **values: object) -> None:

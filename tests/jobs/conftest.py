@@ -111,12 +111,12 @@ def workers(queue_app: Flask) -> Workers:
 
 @pytest.fixture
 def empty(queue_app: Flask) -> Iterator[None]:
-    """Each test's jobs are gone after it."""
+    """Each test's jobs are gone after it (deleted: the module's workers still run)."""
     yield
     from tests.conftest import empty_tables
 
     with queue_app.app_context():
-        empty_tables()
+        empty_tables(exclusive=False)
         db.session.remove()
 
 
