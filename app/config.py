@@ -256,6 +256,17 @@ class Settings:
     JOB_FILES_DIR: str = str(INSTANCE_DIR / "jobs")
     # The catalogue import's upload in the admin (app/admin/imports.py): the largest file taken (JSON Lines or CSV).
     CATALOGUE_IMPORT_MAX_BYTES: int = 64 * 1_048_576
+    # The transcoding job (app/jobs/transcode.py, docs/video-transcoding.md): Debian's ffmpeg makes an episode's HLS
+    # ladder from TRANSCODE_LADDER, "height:kbit/s" rungs (maxrate 1.07 and bufsize 1.5 times the bitrate), those no
+    # taller than the source; x264 at TRANSCODE_PRESET; segments (and keyframes) every TRANSCODE_SEGMENT_SECONDS;
+    # every audio stream AAC stereo at TRANSCODE_AUDIO_KBPS, loudness normalised by ffmpeg's loudnorm with
+    # TRANSCODE_LOUDNORM (one pass); TRANSCODE_THREADS for ffmpeg (0: as many as it likes).
+    TRANSCODE_LADDER: str = "360:800,480:1400,720:2800,1080:5000"
+    TRANSCODE_PRESET: str = "veryfast"
+    TRANSCODE_SEGMENT_SECONDS: int = 6
+    TRANSCODE_AUDIO_KBPS: int = 128
+    TRANSCODE_LOUDNORM: str = "I=-16:TP=-1.5:LRA=11"
+    TRANSCODE_THREADS: int = 0
     # Extra keys for tests (TESTING=True etc.) pass straight through to Flask.
     extra: dict[str, object] = field(default_factory=dict)
 
