@@ -339,6 +339,11 @@ class Settings:
             raise ValueError("SITEMAP_MAX_URLS must be 1 to 50,000 (the sitemaps protocol's limit)")
         if not 4096 <= self.SITEMAP_MAX_BYTES <= 52_428_800:
             raise ValueError("SITEMAP_MAX_BYTES must be 4096 to 52,428,800 (50 MiB, the sitemaps protocol's limit)")
+        from app.services.media.ladder import parse_ladder
+
+        parse_ladder(self.TRANSCODE_LADDER)  # raises ValueError naming a bad rung
+        if not 2 <= self.TRANSCODE_SEGMENT_SECONDS <= 10:
+            raise ValueError("TRANSCODE_SEGMENT_SECONDS must be 2 to 10 (HLS segments of 4-6 s are the usual)")
         if int(self.PLAYLIST_MAX_PER_ACCOUNT) < 1 or int(self.PLAYLIST_MAX_CONTENTS) < 1:
             raise ValueError("PLAYLIST_MAX_PER_ACCOUNT and PLAYLIST_MAX_CONTENTS must be at least 1")
         try:

@@ -103,7 +103,7 @@ class Plan:
 
     @property
     def tiles(self) -> int:
-        return max(1, math.ceil(self.source.duration / self.interval))
+        return max(1, math.ceil(self.source.duration / self.interval - 0.05))  # a last sliver joins the tile before
 
     @property
     def columns(self) -> int:
@@ -283,7 +283,8 @@ def storyboard_map(plan: Plan, out: Path) -> str:
     per_sheet = plan.columns * plan.rows
     cues = ["WEBVTT", ""]
     for tile in range(plan.tiles):
-        start, end = tile * plan.interval, min(plan.source.duration, (tile + 1) * plan.interval)
+        start = tile * plan.interval
+        end = plan.source.duration if tile == plan.tiles - 1 else (tile + 1) * plan.interval
         sheet = min(tile // per_sheet, len(sheets) - 1)
         place = tile % per_sheet if tile // per_sheet < len(sheets) else per_sheet - 1
         x, y = place % plan.columns * TILE_WIDTH, place // plan.columns * plan.tile_height
