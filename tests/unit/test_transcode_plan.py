@@ -82,3 +82,18 @@ def test_the_storyboard_map_covers_the_film_to_its_end(tmp_path: Path):
     assert cues[101] == "00:11:40.000 --> 00:11:47.000\nsheet-002.jpg#xywh=0,0,160,66"
     assert cues[-1].strip() == "00:33:15.000 --> 00:33:20.500\nsheet-003.jpg#xywh=800,528,160,66"
     assert len(cues) - 1 == made.tiles == 286
+
+
+def test_the_transcode_settings_are_typed_and_checked_at_start():
+    from app.config import Settings
+
+    key = "k" * 48
+    settings = Settings.from_env({"SECRET_KEY": key, "TRANSCODE_LADDER": "480:1200,240:300",
+                                  "TRANSCODE_SEGMENT_SECONDS": "4", "TRANSCODE_THREADS": "2"})
+    settings.check()
+    assert Options.from_config(vars(settings)) == options(ladder=(Rung(240, 300), Rung(480, 1200)),
+                                                          segment_seconds=4, threads=2)
+    for wrong, match in (({"TRANSCODE_LADDER": "720:x"}, "TRANSCODE_LADDER"),
+                         ({"TRANSCODE_SEGMENT_SECONDS": "12"}, "TRANSCODE_SEGMENT_SECONDS")):
+        with pytest.raises(ValueError, match=match):
+            Settings.from_env({"SECRET_KEY": key, **wrong}).check()
