@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.jobs import catalogue_import, probe, transcode
+from app.jobs import catalogue_import, detect_intro, probe, transcode
 from app.jobs.context import JobContext, Outcome
 
 Kind = Callable[[JobContext], Outcome]
@@ -14,9 +14,11 @@ KINDS: dict[str, Kind] = {
     "probe": probe.run,
     catalogue_import.KIND: catalogue_import.run,
     transcode.KIND: transcode.run,
+    detect_intro.KIND: detect_intro.run,
 }
 LABELS: dict[str, str] = {
     "probe": "Проверка очереди",
     catalogue_import.KIND: "Импорт каталога",
     transcode.KIND: transcode.LABEL,
+    detect_intro.KIND: detect_intro.LABEL,
 }

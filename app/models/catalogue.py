@@ -244,6 +244,15 @@ class Episode(db.Model):  # type: ignore[name-defined]
     master_file_path: Mapped[str | None] = mapped_column(String(1024))
     # When it was added: POST /episodes/fresh lists the newest first.
     created_at: Mapped[datetime] = mapped_column(Moment(), server_default=func.now())
+    # Intro and credits (issue 35, docs/video-player-markers.md): seconds from the start, set or confirmed by an
+    # editor; the player offers «Пропустить заставку» inside [intro_start, intro_end) and the next episode from
+    # credits_start. The detection across a season (app/jobs/detect_intro.py) only suggests an intro: it writes the
+    # suggested_ pair, which an editor accepts in the admin.
+    intro_start: Mapped[float | None] = mapped_column(Float)
+    intro_end: Mapped[float | None] = mapped_column(Float)
+    credits_start: Mapped[float | None] = mapped_column(Float)
+    intro_suggested_start: Mapped[float | None] = mapped_column(Float)
+    intro_suggested_end: Mapped[float | None] = mapped_column(Float)
 
     content: Mapped[Content] = relationship(back_populates="episodes")
     season: Mapped[Season | None] = relationship(back_populates="episodes")

@@ -107,11 +107,19 @@ def viewers_episodes(ctx: PlayerContext) -> list[dict[str, Any]]:
     completed, available, country = ctx.viewer.completed, ctx.available, ctx.viewer.country
     expires = expiry()
     return [
-        {**episode, "isCompleted": episode["id"] in completed,
+        {**_marked(episode), "isCompleted": episode["id"] in completed,
          "m3u8MasterFilePath": _previewed(sign_address(episode["m3u8MasterFilePath"], country, ctx.content.id,
                                                        expires), ctx, expires) if available else None}
         for episode in ctx.content.episodes
     ]
+
+
+MARKERS = ("introStart", "introEnd", "creditsStart")
+
+
+def _marked(episode: dict[str, Any]) -> dict[str, Any]:
+    """The episode without the markers it has not got: the page's blob carries only those set (the API has all)."""
+    return {key: value for key, value in episode.items() if key not in MARKERS or value is not None}
 
 
 def _previewed(address: str | None, ctx: PlayerContext, expires: int) -> str | None:

@@ -198,6 +198,13 @@ class EpisodeSchema(Schema):
     # Whether this viewer finished the episode; dump_episodes() fills it from the viewer's history.
     is_completed = fields.Bool(data_key="isCompleted", dump_default=False, metadata={"example": False})
     season = fields.Nested(SeasonRefSchema, allow_none=True)
+    # The intro and the credits (issue 35, docs/video-player-markers.md): seconds from the start, null when not marked
+    intro_start = fields.Float(data_key="introStart", allow_none=True, metadata={
+        "example": 62.5, "description": "the intro's start, seconds (the player offers «Пропустить заставку» in it)"})
+    intro_end = fields.Float(data_key="introEnd", allow_none=True, metadata={
+        "example": 92.0, "description": "the intro's end, seconds: where «Пропустить заставку» goes"})
+    credits_start = fields.Float(data_key="creditsStart", allow_none=True, metadata={
+        "example": 2580.0, "description": "the end credits' start, seconds: the next-episode card shows from here"})
 
 
 class AvailabilitySchema(Schema):
