@@ -23,6 +23,7 @@ from app.admin.filters import FilterBar, content_filters
 from app.admin.forms import Address
 from app.admin.identify import IdentifyActions
 from app.admin.labels import FIELDS
+from app.admin.markers import MarkerViews, markers_url
 from app.admin.ordering import OrderedViews, OrderGroup, OrderRow, renumber
 from app.admin.pictures import poster_thumbnail
 from app.admin.publishing import (
@@ -48,6 +49,7 @@ from app.models import (
     Season,
 )
 from app.models.catalogue import AvailabilityRule, RuleKind
+from app.services.editorial.markers import marker_problem
 from app.services.editorial.media_files import check_poster, master_problem, store_poster
 from app.services.player.availability import Verdict, check_availability
 from app.services.search.index import reindex
@@ -67,7 +69,8 @@ def _age_rating(value: object) -> int | None:
     return None if value in ("", None) else int(str(value))
 
 
-EPISODE_COLUMNS = ("order", "title", "duration", "master_file_path", "poster_path", "description")
+EPISODE_COLUMNS = ("order", "title", "duration", "master_file_path", "poster_path", "description", "intro_start",
+                   "intro_end", "credits_start")
 
 
 class EpisodeInline(InlineFormAdmin):
@@ -82,6 +85,9 @@ class EpisodeInline(InlineFormAdmin):
         if model.season is not None:
             model.content = model.season.content  # an episode belongs to its season's content
         check_master(model)
+        problem = marker_problem(model.intro_start, model.intro_end, model.credits_start, model.duration)
+        if problem:
+            raise ValidationError(f"Серия «{model.title}»: {problem}")
 
 
 def check_master(episode: Episode) -> None:
@@ -150,7 +156,7 @@ class PersonInline(InlineFormAdmin):
     form_ajax_refs = {"person": {"fields": ("name", "original_name"), "page_size": 20, "placeholder": "Имя"}}
 
 
-class ContentView(PreviewViews, BulkActions, IdentifyActions, FilterBar, EditorModelView):
+class ContentView(PreviewViews, MarkerViews, BulkActions, IdentifyActions, FilterBar, EditorModelView):
     list_template = "admin/model/content_list.html"
     column_list = ("id", "poster_url", "title", "content_type", "year", "published", "position", "updated_at")
     column_labels = {"id": "№", "poster_url": "Постер"}
@@ -202,6 +208,9 @@ class ContentView(PreviewViews, BulkActions, IdentifyActions, FilterBar, EditorM
         if not request.form:
             form.published.data = False  # a new title is a draft (the column's default is for the seeder's)
         return form
+
+    def markers_url(self, content_id: int, episode_id: int) -> str:
+        return markers_url(content_id, episode_id)
 
     def media_status(self, path: str | None) -> tuple[str, str]:
         """An episode's video as its row says it: (the badge's kind, the words)."""

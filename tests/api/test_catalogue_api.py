@@ -127,7 +127,7 @@ def test_episodes_by_content_in_play_order(client, demo_catalogue):
     assert [(e["season"]["order"], e["order"]) for e in episodes] == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3)]
     first = episodes[0]
     assert set(first) == {"id", "order", "title", "description", "duration", "posterPath", "m3u8MasterFilePath",
-                          "isCompleted", "season"}
+                          "isCompleted", "season", "introStart", "introEnd", "creditsStart"}  # markers: issue 35
     # signed for this viewer (tests/api/test_licensed_media.py tells what that means)
     assert re.fullmatch(r"/media/s/[\w-]{22}/\d+/ru/2/titles/series-s1e1/master\.json", first["m3u8MasterFilePath"])
     assert first["isCompleted"] is False
