@@ -30,6 +30,10 @@ export interface EpisodeData {
   m3u8MasterFilePath: string | null;
   isCompleted: boolean;
   season: { id: number; order: number } | null;
+  // Issue 35's markers, seconds from the start (the page's blob has only those set; the API has all, null when not)
+  introStart?: number | null;
+  introEnd?: number | null;
+  creditsStart?: number | null;
 }
 
 export interface RuntimeConfig {

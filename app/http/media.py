@@ -136,6 +136,6 @@ def sign_master(document: bytes, scope: str, prefix: str) -> bytes:
         for entry in master.get(key, []) if isinstance(master, dict) else []:
             if isinstance(entry, dict) and field in entry:
                 entry[field] = signed(entry[field])
-    if isinstance(master, dict) and "storyboard" in master:  # the seek thumbnails' map (issue 35)
-        master["storyboard"] = signed(master["storyboard"])
+    if isinstance(master, dict) and "storyboard" in master:  # issue 35: the seek thumbnails' map (its sprites are
+        master["storyboard"] = signed(master["storyboard"])  # relative to it, so signed with it)
     return json.dumps(master, ensure_ascii=False).encode()

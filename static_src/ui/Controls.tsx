@@ -1,11 +1,12 @@
 // The control bar: every button sends an intent; what it shows comes from the stores.
-import type { ChangeEvent } from 'react';
+import { useState, type ChangeEvent, type PointerEvent } from 'react';
 import { DEFAULTS } from '../core/defaults';
 import { useStore } from './useStore';
 import { t } from '../i18n';
 import type { PlayerIntents } from '../player/intents';
 import { formatTime } from '../player/format';
 import { Icon } from './icons';
+import { SeekPreview } from './SeekPreview';
 import type { UiController } from './uiState';
 
 interface Props {
@@ -25,13 +26,34 @@ function Button({ label, onClick, children, ...rest }: { label: string; onClick(
 
 export function SeekBar({ controller }: { controller: PlayerIntents }) {
   const { currentTime, duration, bufferedEnd, live } = useStore(controller.store);
+  const [hover, setHover] = useState<number | null>(null); // the fraction of the bar under the pointer or the finger
+  const [touching, setTouching] = useState(false);
   if (live.isLive && !live.hasDvr) return null;
   const max = Number.isFinite(duration) && duration > 0 ? duration : 0;
   const played = max ? (currentTime / max) * 100 : 0;
   const loaded = max ? (Math.min(bufferedEnd, max) / max) * 100 : 0;
-  const onChange = (event: ChangeEvent<HTMLInputElement>) => controller.seek(Number(event.currentTarget.value));
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    controller.seek(Number(event.currentTarget.value));
+    if (touching && max) setHover(Number(event.currentTarget.value) / max);
+  };
+  const onPointer = (event: PointerEvent<HTMLInputElement>) => {
+    const touch = event.pointerType === 'touch';
+    if (touch && event.type === 'pointermove' && !touching) return;
+    if (touch) setTouching(true);
+    const box = event.currentTarget.getBoundingClientRect();
+    const fraction = (event.clientX - box.left) / box.width;
+    setHover(Number.isFinite(fraction) ? Math.min(Math.max(fraction, 0), 1) : null);
+  };
+  const onLeave = (event: PointerEvent<HTMLInputElement>) => {
+    if (event.type === 'pointerleave' && touching) return;
+    setTouching(false);
+    setHover(null);
+  };
+  const master = controller.episode?.m3u8MasterFilePath;
   return (
-    <div className="player__seek" style={{ '--played': `${played}%`, '--loaded': `${loaded}%` } as React.CSSProperties}>
+    <div className="player__seek" style={{ '--played': `${played}%`, '--loaded': `${loaded}%`, position: 'relative' } as React.CSSProperties}>
+      {/* seek thumbnails (issue 35): the frame under the pointer, or under the finger while it drags */}
+      {hover !== null && max > 0 && master && <SeekPreview master={master} fraction={hover} time={hover * max} />}
       <input
         className="player__range player__seek-input"
         type="range"
@@ -43,6 +65,11 @@ export function SeekBar({ controller }: { controller: PlayerIntents }) {
         aria-label={t('seek')}
         aria-valuetext={t('timeOf', { current: formatTime(currentTime), total: formatTime(duration) })}
         onChange={onChange}
+        onPointerMove={onPointer}
+        onPointerDown={onPointer}
+        onPointerLeave={onLeave}
+        onPointerUp={(event) => event.pointerType === 'touch' && onLeave(event)}
+        onPointerCancel={onLeave}
       />
     </div>
   );

@@ -1,9 +1,12 @@
-// The small overlays: the 'stopped here' prompt (spec §5), the next-episode card (spec §4), the caption text.
+// The small overlays: the 'stopped here' prompt (spec §5), the next-episode card (spec §4), «Пропустить заставку»
+// (issue 35), the caption text.
 import { useStore } from './useStore';
 import type { EpisodeData } from '../context';
 import { t } from '../i18n';
+import { tLater } from '../i18n/later';
 import type { PlayerIntents } from '../player/intents';
 import { formatTime } from '../player/format';
+import { introSkipTo, nextCardDue } from '../player/markers';
 import { Icon } from './icons';
 import type { UiController } from './uiState';
 
@@ -23,11 +26,13 @@ export function ResumePrompt({ controller }: { controller: PlayerIntents }) {
   );
 }
 
-/** Shown over the last seconds of an episode and at its end, when a next episode exists. */
+/**
+ * Shown from the episode's credits (its creditsStart marker), else over its last seconds, and at its end, when a next
+ * episode exists.
+ */
 export function NextEpisodeCard({ controller, next, leadS }: { controller: PlayerIntents; next: EpisodeData; leadS: number }) {
-  const { currentTime, duration, phase } = useStore(controller.store);
-  const near = phase === 'ended' || (duration > leadS * 2 && duration - currentTime <= leadS && phase !== 'idle');
-  if (!near) return null;
+  const state = useStore(controller.store);
+  if (!nextCardDue(state, controller.episode?.creditsStart, leadS)) return null;
   return (
     <div className="player__next" role="region" aria-label={t('nextEpisode')}>
       <span className="player__next-label">{t('nextEpisode')}</span>
@@ -37,6 +42,20 @@ export function NextEpisodeCard({ controller, next, leadS }: { controller: Playe
       <button type="button" className="player__pill player__pill--primary" onClick={() => void controller.playNext()}>
         <Icon name="next" />
         <span>{t('playNext')}</span>
+      </button>
+    </div>
+  );
+}
+
+/** «Пропустить заставку» while the playhead is inside the episode's intro (never under an ad): to the intro's end. */
+export function SkipIntro({ controller }: { controller: PlayerIntents }) {
+  const { currentTime, ad, started } = useStore(controller.store);
+  const to = introSkipTo(controller.episode, currentTime);
+  if (to === null || ad !== null || !started) return null;
+  return (
+    <div className="player__next player__skip" role="region" aria-label={tLater('skipIntro')}>
+      <button type="button" className="player__pill player__pill--primary" onClick={() => controller.seek(to)}>
+        {tLater('skipIntro')}
       </button>
     </div>
   );

@@ -9,7 +9,7 @@ import type { PlayerIntents } from '../player/intents';
 import { Controls } from './Controls';
 import { ErrorScreen } from './ErrorScreen';
 import { Menus } from './Menus';
-import { Captions, NextEpisodeCard, ResumePrompt } from './Overlays';
+import { Captions, NextEpisodeCard, ResumePrompt, SkipIntro } from './Overlays';
 import { SharePopup } from './SharePopup';
 import { UiController } from './uiState';
 import { useGestures } from './useGestures';
@@ -113,6 +113,7 @@ export function Player({ context, controller, container }: Props) {
           onAction={(action) => controller.events.emit('shareAction', { action })}
         />
       )}
+      {context.isAvailable && <SkipIntro controller={controller} />}
       {next && context.isAvailable && state.started && (
         <NextEpisodeCard controller={controller} next={next} leadS={DEFAULTS.nextCardLeadS} />
       )}
