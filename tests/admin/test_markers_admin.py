@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -15,7 +16,7 @@ from flask.testing import FlaskClient
 
 from app.caching import invalidate_catalogue
 from app.extensions import db
-from app.models import Episode, Role
+from app.models import AuditEntry, Episode, Role
 from app.models.jobs import Job
 from tests.admin.helpers import flashes, page, post_form
 
@@ -33,6 +34,13 @@ def episode(app: Flask, episode_id: int = EPISODE) -> Episode:
         found = db.session.get_one(Episode, episode_id)
         db.session.expunge(found)
         return found
+
+
+def player_context(html: str) -> dict[str, Any]:
+    found = re.search(r'<script id="player-context" type="application/json">(.*?)</script>', html, re.S)
+    assert found
+    blob: dict[str, Any] = json.loads(found.group(1))
+    return blob
 
 
 def set_columns(app: Flask, episode_id: int = EPISODE, **values: float | None) -> None:
@@ -56,6 +64,14 @@ def test_the_page_has_the_preview_the_three_buttons_and_saves_the_fields(app: Fl
     assert (saved.intro_start, saved.intro_end, saved.credits_start) == (12.5, 42.0, 50.0)
     assert [f.get("value") for f in page(editor.get(MARKERS)).xpath("//form//input[@type='number']")] == [
         "12.5", "42.0", "50.0"]
+    # the save is the editors' like any: in the trail, and the player's page has it at once (the generation moved)
+    blob = player_context(app.test_client().get(f"/?movie_id={SERIES}&episode_id={EPISODE}").get_data(as_text=True))
+    shown = next(row for row in blob["episodes"] if row["id"] == EPISODE)
+    assert (shown["introStart"], shown["introEnd"], shown["creditsStart"]) == (12.5, 42.0, 50.0)
+    with app.app_context():
+        entries = db.session.scalars(db.select(AuditEntry).where(AuditEntry.object_type == "episodes",
+                                                                 AuditEntry.object_id == str(EPISODE))).all()
+        assert any("intro_start" in (entry.changes or {}) for entry in entries)
 
 
 @pytest.mark.parametrize(("values", "said"), [
@@ -123,9 +139,7 @@ def test_the_markers_reach_the_api_and_the_page_context_only_where_set(app: Flas
         3.0, 23.5, 80.0)
     other = next(row for key, row in episodes.items() if key != EPISODE)
     assert (other["introStart"], other["introEnd"], other["creditsStart"]) == (None, None, None)
-    html = client.get(f"/?movie_id={SERIES}&episode_id={EPISODE}").get_data(as_text=True)
-    blob = json.loads(re.search(r'<script id="player-context" type="application/json">(.*?)</script>', html,
-                                re.S).group(1))  # type: ignore[union-attr]
+    blob = player_context(client.get(f"/?movie_id={SERIES}&episode_id={EPISODE}").get_data(as_text=True))
     shown = {row["id"]: row for row in blob["episodes"]}
     assert (shown[EPISODE]["introStart"], shown[EPISODE]["introEnd"], shown[EPISODE]["creditsStart"]) == (
         3.0, 23.5, 80.0)
