@@ -1,5 +1,5 @@
 // The control bar: every button sends an intent; what it shows comes from the stores.
-import { useState, type ChangeEvent, type PointerEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type PointerEvent } from 'react';
 import { DEFAULTS } from '../core/defaults';
 import { useStore } from './useStore';
 import { t } from '../i18n';
@@ -27,26 +27,26 @@ function Button({ label, onClick, children, ...rest }: { label: string; onClick(
 export function SeekBar({ controller }: { controller: PlayerIntents }) {
   const { currentTime, duration, bufferedEnd, live } = useStore(controller.store);
   const [hover, setHover] = useState<number | null>(null); // the fraction of the bar under the pointer or the finger
-  const [touching, setTouching] = useState(false);
+  const touching = useRef(false); // a finger is down on the bar (read at once: its events come faster than renders)
   if (live.isLive && !live.hasDvr) return null;
   const max = Number.isFinite(duration) && duration > 0 ? duration : 0;
   const played = max ? (currentTime / max) * 100 : 0;
   const loaded = max ? (Math.min(bufferedEnd, max) / max) * 100 : 0;
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     controller.seek(Number(event.currentTarget.value));
-    if (touching && max) setHover(Number(event.currentTarget.value) / max);
+    if (touching.current && max) setHover(Number(event.currentTarget.value) / max);
   };
   const onPointer = (event: PointerEvent<HTMLInputElement>) => {
     const touch = event.pointerType === 'touch';
-    if (touch && event.type === 'pointermove' && !touching) return;
-    if (touch) setTouching(true);
+    if (touch && event.type === 'pointermove' && !touching.current) return;
+    if (touch) touching.current = true;
     const box = event.currentTarget.getBoundingClientRect();
     const fraction = (event.clientX - box.left) / box.width;
     setHover(Number.isFinite(fraction) ? Math.min(Math.max(fraction, 0), 1) : null);
   };
   const onLeave = (event: PointerEvent<HTMLInputElement>) => {
-    if (event.type === 'pointerleave' && touching) return;
-    setTouching(false);
+    if (event.type === 'pointerleave' && touching.current) return;
+    touching.current = false;
     setHover(null);
   };
   const master = controller.episode?.m3u8MasterFilePath;

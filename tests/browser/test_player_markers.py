@@ -24,7 +24,16 @@ from app.services.accounts.accounts import create_account
 from app.transaction import transaction
 from tests.api.accounts_helpers import PASSWORD
 from tests.browser.conftest import serving, watch_errors
-from tests.browser.helpers import current_time, open_player, pause, seek_with_range, start, wake_controls
+from tests.browser.helpers import (
+    control,
+    current_time,
+    open_player,
+    pause,
+    player,
+    seek_with_range,
+    start,
+    wake_controls,
+)
 from tests.browser.storyboard_media import TILE_H, TILE_W, make_title, tile_of
 
 INTRO = (5.0, 25.0)
@@ -203,3 +212,42 @@ def test_the_editors_preview_marks_the_intro_from_the_players_current_time(brows
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         context.close()
+
+
+def test_on_a_phone_the_thumbnail_follows_the_finger_dragging_the_seek_bar(phone: Page,
+                                                                          server: tuple[Flask, str, int]):
+    _, origin, content_id = server
+    page = phone
+    open_player(page, origin, f"movie_id={content_id}&episode=1&season=1")
+    page.locator("button[data-player-start]").tap()
+    page.wait_for_function("() => document.querySelector('video.player__video').currentTime > 0.3")
+    page.locator(".player__surface").tap()  # the controls, shown by a tap
+    expect(player(page)).to_have_attribute("data-controls", "visible")
+    page.wait_for_timeout(400)  # past the tap guard (a double tap's length)
+    control(page, "play").tap()  # paused: the controls stay
+    expect(player(page)).to_have_attribute("data-state", "paused")
+    bar = page.locator(".player__seek-input")
+    expect(bar).to_be_visible()
+    box = bar.bounding_box()
+    assert box
+    duration = page.evaluate("() => document.querySelector('video.player__video').duration")
+    y = box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, seconds: float | None = None) -> None:
+        points = [] if seconds is None else [{"x": box["x"] + box["width"] * seconds / duration, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 9.0)
+    for seconds in (11.0, 13.0, 15.0, 17.0):
+        touch("touchMove", seconds)
+    thumbnail = page.locator(".player__thumbnail")
+    expect(thumbnail).to_be_visible()
+    shown = (thumbnail.get_attribute("aria-label") or "").rsplit(":", 1)[1]
+    assert abs(int(shown) - 17) <= 1, shown  # where the finger is now
+    _, x, y_tile = tile_of(int(shown))
+    expect(page.locator(".player__thumbnail-frame")).to_have_css("background-position", f"{-x}px {-y_tile}px")
+    touch("touchEnd")
+    expect(thumbnail).to_have_count(0)
+    assert abs(current_time(page) - 17) < 2  # the drag seeked as before
+    assert page.errors == []  # type: ignore[attr-defined]
