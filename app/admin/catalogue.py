@@ -23,7 +23,7 @@ from app.admin.filters import FilterBar, content_filters
 from app.admin.forms import Address
 from app.admin.identify import IdentifyActions
 from app.admin.labels import FIELDS
-from app.admin.markers import MarkerViews, markers_url
+from app.admin.markers import MarkerViews, SecondsField, markers_url
 from app.admin.ordering import OrderedViews, OrderGroup, OrderRow, renumber
 from app.admin.pictures import poster_thumbnail
 from app.admin.publishing import (
@@ -80,6 +80,8 @@ class EpisodeInline(InlineFormAdmin):
     column_labels = FIELDS
     form_widget_args = {"description": {"rows": 2}, "poster_path": {"data-picture-kind": "frames"}}
     form_args = {"poster_path": {"validators": [Address(site_path=True)]}}
+    # the markers (issue 35) are Float columns, which the number converter does not take (app/admin/markers.py)
+    form_overrides = {"intro_start": SecondsField, "intro_end": SecondsField, "credits_start": SecondsField}
 
     def on_model_change(self, form: Any, model: Episode, is_created: bool) -> None:
         if model.season is not None:

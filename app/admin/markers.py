@@ -17,12 +17,11 @@ from typing import Any
 
 from flask import abort, current_app, flash, redirect, request, url_for
 from flask_admin import expose
-from wtforms import FloatField
-from wtforms.validators import NumberRange, Optional
 
 from app.admin.access import signed_in
 from app.admin.base import fits_integer_key
 from app.admin.forms import EditorForm
+from app.admin.numbers import DecimalNumberField
 from app.admin.publishing import preview_url
 from app.clock import now
 from app.extensions import db
@@ -34,14 +33,31 @@ from app.services.editorial.markers import accept_suggestion, marker_problem
 from app.services.errors import DomainError
 
 log = logging.getLogger(__name__)
-SECONDS = {"validators": [Optional(), NumberRange(min=0, message="Не меньше нуля.")],
-           "render_kw": {"step": "0.1", "min": "0", "inputmode": "decimal"}}
+
+
+class SecondsField(DecimalNumberField):
+    """A marker in seconds, typed as the admin's every number is (app/admin/numbers.py: a comma or a point, read on
+    the server), to a hundredth (the detection's precision), kept as the column's float; not below zero."""
+
+    data: float | None  # type: ignore[assignment]  # DecimalField's Decimal, handed on as the float it stands for
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("places", 2)
+        super().__init__(*args, **kwargs)
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        super().process_formdata(valuelist)
+        if self.data is not None:
+            if self.data < 0:
+                self.data = None
+                raise ValueError("Не меньше нуля.")
+            self.data = float(self.data)
 
 
 class MarkersForm(EditorForm):
-    intro_start = FloatField("Начало заставки, с", **SECONDS)
-    intro_end = FloatField("Конец заставки, с", **SECONDS)
-    credits_start = FloatField("Начало титров, с", **SECONDS)
+    intro_start = SecondsField("Начало заставки, с")
+    intro_end = SecondsField("Конец заставки, с")
+    credits_start = SecondsField("Начало титров, с")
 
 
 class DetectForm(EditorForm):

@@ -58,12 +58,13 @@ def test_the_page_has_the_preview_the_three_buttons_and_saves_the_fields(app: Fl
         "Начало заставки", "Конец заставки", "Начало титров"]
     assert [b.get("data-mark") for b in html.xpath("//button[@data-mark]")] == [
         "intro_start", "intro_end", "credits_start"]
-    answer = post_form(editor, MARKERS, {"intro_start": "12.5", "intro_end": "42", "credits_start": "50"})
+    answer = post_form(editor, MARKERS, {"intro_start": "12,5", "intro_end": "42", "credits_start": "50.0"})
     assert answer.status_code == 302
     saved = episode(app)
     assert (saved.intro_start, saved.intro_end, saved.credits_start) == (12.5, 42.0, 50.0)
-    assert [f.get("value") for f in page(editor.get(MARKERS)).xpath("//form//input[@type='number']")] == [
-        "12.5", "42.0", "50.0"]
+    shown_values = page(editor.get(MARKERS)).xpath(
+        "//input[@name='intro_start' or @name='intro_end' or @name='credits_start']/@value")
+    assert shown_values == ["12,5", "42,0", "50,0"]  # as the admin writes every decimal
     # the save is the editors' like any: in the trail, and the player's page has it at once (the generation moved)
     blob = player_context(app.test_client().get(f"/?movie_id={SERIES}&episode_id={EPISODE}").get_data(as_text=True))
     shown = next(row for row in blob["episodes"] if row["id"] == EPISODE)
@@ -144,3 +145,23 @@ def test_the_markers_reach_the_api_and_the_page_context_only_where_set(app: Flas
     assert (shown[EPISODE]["introStart"], shown[EPISODE]["introEnd"], shown[EPISODE]["creditsStart"]) == (
         3.0, 23.5, 80.0)
     assert not {"introStart", "introEnd", "creditsStart"} & set(shown[next(k for k in shown if k != EPISODE)])
+
+
+def test_the_episodes_row_in_the_titles_form_edits_the_markers_by_the_same_rule(app: Flask, editor: FlaskClient):
+    from tests.admin.test_content_editing import edit_form
+
+    form = edit_form(editor, SERIES)
+    row = next(name.rsplit("-", 1)[0] for name, value in form.items()
+               if name.endswith("-id") and "-episodes-" in name and value == str(EPISODE))
+    assert {f"{row}-intro_start", f"{row}-intro_end", f"{row}-credits_start"} <= set(form)  # under «Ещё»
+    refused = editor.post(f"/admin/content/edit/?id={SERIES}",
+                          data={**form, f"{row}-intro_start": "30", f"{row}-intro_end": "10"})
+    assert refused.status_code == 200
+    assert any("Конец заставки должен быть позже её начала." in text for text in flashes(refused)), flashes(refused)
+    assert episode(app).intro_start is None
+    saved = editor.post(f"/admin/content/edit/?id={SERIES}", data={
+        **edit_form(editor, SERIES), f"{row}-intro_start": "3,5", f"{row}-intro_end": "21.25",
+        f"{row}-credits_start": ""})
+    assert saved.status_code == 302, flashes(saved)
+    done = episode(app)
+    assert (done.intro_start, done.intro_end, done.credits_start) == (3.5, 21.25, None)
