@@ -267,6 +267,17 @@ class Settings:
     TRANSCODE_AUDIO_KBPS: int = 128
     TRANSCODE_LOUDNORM: str = "I=-16:TP=-1.5:LRA=11"
     TRANSCODE_THREADS: int = 0
+    # The admin's resumable upload of an episode's source video (tus; app/admin/uploads.py, docs/video-upload.md):
+    # the largest file, the size of each PATCH the page sends (nginx's body limit on the upload's address follows
+    # it), where uploads under way wait (not under JOB_FILES_DIR, whose unneeded files are swept; best on the same
+    # file system, so that a finished upload is renamed there, not copied), how long one not written to is kept,
+    # how many one account may have under way, and the room kept free on that disk beyond every upload's remainder.
+    VIDEO_UPLOAD_MAX_BYTES: int = 20 * 1_073_741_824
+    VIDEO_UPLOAD_CHUNK_BYTES: int = 8 * 1_048_576
+    VIDEO_UPLOAD_DIR: str = str(INSTANCE_DIR / "uploads")
+    VIDEO_UPLOAD_EXPIRE_HOURS: float = 24.0
+    VIDEO_UPLOADS_PER_ACCOUNT: int = 3
+    VIDEO_UPLOAD_RESERVE_BYTES: int = 1_073_741_824
     # Extra keys for tests (TESTING=True etc.) pass straight through to Flask.
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -351,6 +362,11 @@ class Settings:
         except (KeyError, IndexError, ValueError) as error:
             raise ValueError(f"SITEMAP_PAGE_URL: {self.SITEMAP_PAGE_URL!r} is not a template of {{id}}, {{slug}}, "
                              f"{{type}}, {{season}}, {{episode}}, {{episode_id}} ({error})") from None
+        if int(self.VIDEO_UPLOAD_CHUNK_BYTES) < 65_536 or int(self.VIDEO_UPLOAD_CHUNK_BYTES) > min(
+                int(self.ADMIN_MAX_REQUEST_BYTES), 256 * 1_048_576):
+            raise ValueError("VIDEO_UPLOAD_CHUNK_BYTES must be 64 KiB to ADMIN_MAX_REQUEST_BYTES (and 256 MiB at most)")
+        if int(self.VIDEO_UPLOADS_PER_ACCOUNT) < 1:
+            raise ValueError("VIDEO_UPLOADS_PER_ACCOUNT must be at least 1")
         if int(self.QUEUE_WORKERS) < 1 or int(self.JOB_MAX_ATTEMPTS) < 1:
             raise ValueError("QUEUE_WORKERS and JOB_MAX_ATTEMPTS must be at least 1")
         if not 0 < float(self.JOB_HEARTBEAT_SECONDS) < float(self.JOB_STALE_SECONDS):

@@ -140,6 +140,7 @@ def worker_app(migrated_database: str, assets_built: Path, tmp_path_factory: pyt
                       "MEDIA_ROOT": str(tmp_path_factory.mktemp("media")),
                       "QUEUE_FILE": str(tmp_path_factory.mktemp("queue") / "queue.db"),
                       "JOB_FILES_DIR": str(tmp_path_factory.mktemp("job-files")),
+                      "VIDEO_UPLOAD_DIR": str(tmp_path_factory.mktemp("video-uploads")),
                       "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_server[0].port})
     # Flask-Limiter is one instance per process, and takes the storage of the last application made: a test that
     # makes one with REDIS_URL would leave this application counting in Redis
@@ -180,7 +181,8 @@ def app(worker_app: tuple[Flask, dict[str, Any], dict[str, Any]], tmp_path: Path
 def fresh_app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iterator[Flask]:
     """A new application of the test's own, for a test that adds to what an application is made of (a route)."""
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media"),
-                      "QUEUE_FILE": str(tmp_path / "queue.db"), "JOB_FILES_DIR": str(tmp_path / "job-files")})
+                      "QUEUE_FILE": str(tmp_path / "queue.db"), "JOB_FILES_DIR": str(tmp_path / "job-files"),
+                      "VIDEO_UPLOAD_DIR": str(tmp_path / "video-uploads")})
     yield app
     with app.app_context():
         batch_statements(app, db.engine)

@@ -35,6 +35,7 @@ from app.admin.moments import shown
 from app.admin.operations import OperationsView
 from app.admin.playlists import EditorialPlaylistView
 from app.admin.site import MenuItemView, PromoSlideView, RedirectView
+from app.admin.uploads import VideoUploadView, episode_jobs
 from app.extensions import db
 from app.models import (
     AbuseReport,
@@ -98,6 +99,7 @@ def body_limits() -> None:
 
 def init_admin(app: Flask) -> Admin:
     app.before_request(body_limits)
+    app.jinja_env.globals["episode_jobs"] = episode_jobs  # an episode's row says its job (app/admin/uploads.py)
     app.register_blueprint(Blueprint("editorial_files", __name__, static_folder=str(FILES),
                                      static_url_path="/admin/files"))
     Babel(app, locale_selector=lambda: "ru", timezone_selector=lambda: "UTC")
@@ -112,6 +114,7 @@ def init_admin(app: Flask) -> Admin:
         CatalogueImportView(name="Импорт каталога", category=CATALOGUE, endpoint="catalogue_import",
                             url="/admin/import"),
         JobsView(name="Задачи", category=CATALOGUE, endpoint="jobs", url="/admin/jobs"),
+        VideoUploadView(name="Загрузка видео", endpoint="video_upload", url="/admin/uploads"),
         LabelView(Genre, session, name="Жанры", category=LABELS, endpoint="genre"),
         LabelView(Tag, session, name="Теги", category=LABELS, endpoint="tag"),
         CountryView(Country, session, name="Страны", category=LABELS, endpoint="country"),
