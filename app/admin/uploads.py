@@ -184,7 +184,8 @@ class VideoUploadView(Guarded, BaseView):
             busy = db.session.scalar(select(Job).where(Job.subject == subject_of(episode.id),
                                                        Job.state.in_([JobState.QUEUED, JobState.RUNNING])))
             if busy is not None:
-                raise Refused(409, f"Для этой серии уже есть незавершённая задача №{busy.id} "
+                # 403, not 409: tus-js-client takes a 409 for an offset to fetch again and retries it
+                raise Refused(403, f"Для этой серии уже есть незавершённая задача №{busy.id} "
                                    f"({kind_label(busy.kind)}, {busy.state_label.lower()}): дождитесь её "
                                    "или отмените, затем загрузите файл снова.")
             if request.headers.get("Upload-Defer-Length"):
@@ -285,6 +286,7 @@ class VideoUploadView(Guarded, BaseView):
         log.info("video upload %s for episode %s (%s, %.1f s, %s) became job %s (account %s)", upload.id, episode.id,
                  upload.name, source.duration, source.container, job.id, account)
         return _tus(jsonify({"job_id": job.id, "job_url": url_for("jobs.job", job_id=job.id),
+                             "received": upload.received,  # every byte the PATCHes brought: a byte resent counts twice
                              "message": f"Файл принят: задача №{job.id} «{kind_label(KIND)}» поставлена в очередь."}))
 
 

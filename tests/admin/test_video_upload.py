@@ -158,7 +158,7 @@ def test_a_second_upload_while_the_episode_has_a_job_is_refused_clearly(
     first = send_whole(editor, episode_id, token, data)
     job_id = finish(editor, first, token).get_json()["job_id"]
     response = create(editor, episode_id, token, len(data))
-    assert response.status_code == 409
+    assert response.status_code == 403
     assert response.get_data(as_text=True) == (
         f"Для этой серии уже есть незавершённая задача №{job_id} ({kind_label('transcode')}, в очереди): "
         "дождитесь её или отмените, затем загрузите файл снова.")

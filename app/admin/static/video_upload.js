@@ -116,6 +116,7 @@
         return null;
       }
       say(result.body.message);
+      section.dataset.received = String(result.body.received);
       section.dataset.done = 'true';
       return showJob();
     }).catch(function () {
