@@ -157,6 +157,7 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
         site_origins=sites,
         # an admin upload: a poster, a creative, a catalogue to import (its form's fields besides)
         admin_max_body=f"{max(config.ADMIN_MAX_REQUEST_BYTES, config.CATALOGUE_IMPORT_MAX_BYTES + 1_048_576) // 1024}k",
+        upload_max_body=f"{(config.VIDEO_UPLOAD_CHUNK_BYTES + 1_048_576) // 1024}k",  # a video upload's chunk
         geoip_module=GEOIP_MODULE, geoip_database=geo_database,
         media_root=config.MEDIA_ROOT, media_secret=keys["MEDIA_URL_SECRET"],
         media_conf=ROOT / "docs" / "nginx-media.conf"))

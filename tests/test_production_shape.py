@@ -272,3 +272,103 @@ def test_stopping_the_runner_stops_nginx_and_gunicorn(started, stop):
     finally:
         if runner.poll() is None:
             runner.kill()
+
+
+def test_a_video_upload_passes_nginx_unbuffered_and_becomes_a_job(started, tmp_path):
+    """The admin's tus upload through nginx (issue 35): a PATCH of a chunk far larger than nginx's body buffer reaches
+    the application while it is still being sent (the application has written part of it before the rest leaves the
+    client), nothing goes to nginx's temporary body files, and the whole file becomes the episode's transcode job."""
+    import base64
+    from email.message import Message
+
+    from sqlalchemy import select
+
+    from app import create_app
+    from app.extensions import db
+    from app.models import Episode, Role
+    from app.models.jobs import Job
+    from app.services.accounts.accounts import create_account
+    from app.transaction import transaction
+
+    shape, database = started
+    app = create_app({"DATABASE_URL": database})
+    with app.app_context():
+        with transaction():
+            create_account("uploader@example.com", "Ольга Загрузкина", "a long enough passphrase", Role.EDITOR)
+        episode_id = db.session.scalars(select(Episode.id).order_by(Episode.id)).first()
+        db.session.remove()
+    source = tmp_path / "film.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-threads", "2", "-f", "lavfi", "-i",
+                    "testsrc2=size=320x240:rate=25:duration=8", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "4",
+                    str(source)], check=True)
+    data = source.read_bytes()
+    assert len(data) > 1_500_000
+    host, port = shape.base.removeprefix("http://").split(":")
+    cookies: dict[str, str] = {}
+
+    def call(method: str, path: str, headers: dict[str, str] | None = None, body: bytes | None = None) -> tuple[
+            int, Message, bytes]:
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        sent = {**(headers or {}), "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
+        connection.request(method, path, body=body, headers=sent)
+        answer = connection.getresponse()
+        for cookie in answer.headers.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            cookies[name] = value
+        content = answer.read()
+        connection.close()
+        return answer.status, answer.headers, content
+
+    def token_in(html: bytes, pattern: str) -> str:
+        found = re.search(pattern.encode(), html)
+        assert found, html[:300]
+        return found.group(1).decode()
+
+    _, _, html = call("GET", "/admin/session/")
+    form_token = token_in(html, r'name="csrf_token" type="hidden" value="([^"]+)"')
+    sign_in = f"email=uploader%40example.com&password=a+long+enough+passphrase&csrf_token={form_token}"
+    status, _, _ = call("POST", "/admin/session/", {"Content-Type": "application/x-www-form-urlencoded"},
+                        sign_in.encode())
+    assert status == 302
+    status, _, html = call("GET", f"/admin/uploads/episode/{episode_id}/")
+    assert status == 200
+    token = token_in(html, r'data-token="([^"]+)"')
+    tus = {"Tus-Resumable": "1.0.0", "X-CSRF-Token": token}
+    name = base64.b64encode(b"film.mp4").decode()
+    status, headers, body = call("POST", f"/admin/uploads/episode/{episode_id}/tus/",
+                                 {**tus, "Upload-Length": str(len(data)), "Upload-Metadata": f"filename {name}"})
+    assert status == 201, body
+    location = headers["Location"]
+
+    # one PATCH, sent in two parts with a pause between them
+    patch = http.client.HTTPConnection(host, int(port), timeout=30)
+    patch.putrequest("PATCH", location)
+    for header, value in {**tus, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream",
+                          "Content-Length": str(len(data)),
+                          "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}.items():
+        patch.putheader(header, value)
+    patch.endheaders()
+    first = 1_300_000
+    patch.send(data[:first])
+    deadline = time.monotonic() + 20
+    offset = 0
+    while offset < 1_048_576 and time.monotonic() < deadline:  # the application's first megabyte, written
+        offset = int(call("HEAD", location, {"Tus-Resumable": "1.0.0"})[1]["Upload-Offset"])
+        time.sleep(0.05)
+    assert offset >= 1_048_576  # nginx handed on the body before it had all of it
+    body_files = [path for path in (shape.run / "body").rglob("*") if path.is_file()]
+    assert body_files == []  # and kept none of it on its disk
+    patch.send(data[first:])
+    answer = patch.getresponse()
+    assert (answer.status, answer.headers["Upload-Offset"]) == (204, str(len(data)))
+    patch.close()
+    assert "buffered to a temporary file" not in (shape.run / "error.log").read_text()
+
+    status, _, body = call("POST", f"{location}/finish", {"X-CSRF-Token": token, "X-Requested-With": "XMLHttpRequest"})
+    assert status == 200, body
+    job_id = json.loads(body)["job_id"]
+    with app.app_context():
+        job = db.session.get_one(Job, job_id)
+        assert (job.kind, job.subject, job.params["episode_id"]) == ("transcode", f"episode:{episode_id}", episode_id)
+        db.session.remove()
+        db.engine.dispose()
