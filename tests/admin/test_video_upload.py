@@ -170,10 +170,17 @@ def test_a_second_upload_while_the_episode_has_a_job_is_refused_clearly(
     with upload_app.app_context(), transaction():
         jobs.cancel(db.session, job_id, now=now())
     response = finish(editor, finished_late, token)
-    assert response.status_code == 200 and response.get_json()["job_id"] != job_id
-    # the episode's page and its row on the title's page say the new job
+    assert response.status_code == 200
+    second = response.get_json()["job_id"]
+    assert second != job_id
+    # the episode's page says the new job, and its row on the title's page its state
     answer = editor.get(f"/admin/uploads/episode/{episode_id}/")
-    assert page(answer).xpath("string(//a[@data-job-link])") == f"{kind_label('transcode')}: задача №{job_id + 1}"
+    assert page(answer).xpath("string(//a[@data-job-link])") == f"{kind_label('transcode')}: задача №{second}"
+    with upload_app.app_context():
+        content_id = db.session.get_one(Episode, episode_id).content_id
+    row = page(editor.get(f"/admin/content/edit/?id={content_id}")).xpath(
+        f"//a[@data-video-upload][contains(@href, '/episode/{episode_id}/')]")
+    assert [link.text_content() for link in row] == ["Обработка: в очереди"]
 
 
 def test_refusals_size_count_csrf_and_the_protocol(upload_app: Flask, signed_in: Callable[[Role], FlaskClient],
