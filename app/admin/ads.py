@@ -58,6 +58,9 @@ class AdCreativeView(EditorModelView):
                  "click_through_url": {"validators": [Address()]}}
 
     file_limits = {"video": "ADMIN_AD_VIDEO_BYTES"}
+    column_extra_row_actions = [*EditorModelView.column_extra_row_actions, LinkRowAction(
+        "fa fa-upload", lambda _action, row_id, _row: url_for("video_upload.page", target="creative", target_id=row_id),
+        title="Загрузить исходное видео: файлы MP4 360p и 720p приготовятся из него (app/admin/uploads.py)")]
 
     def shape_form(self, form: Any) -> Any:
         # the column is NOT NULL, so Flask-Admin adds InputRequired (and its asterisk) after our Optional: the

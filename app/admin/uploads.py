@@ -1,12 +1,15 @@
-"""«Загрузка видео» (issue 35, docs/video-upload.md): an editor brings an episode's source video in from the admin.
+"""«Загрузка видео» (issue 35, docs/video-upload.md): an editor brings an episode's source video in from the admin
+(or an ad creative's).
 
-The episode's page here (linked from each episode's row on its title's edit page) has the upload control
+The episode's page here (linked from each episode's row on its title's edit page; a creative's from its row in the
+list of creatives) has the upload control
 (app/admin/static/video_upload.js: tus-js-client, a progress bar with bytes and speed, resumed after a reload or a
 dropped connection) and the episode's current job with its progress. The server's half of tus is the ``tus_*``
 addresses below over app/services/media/uploads.py; once the file is whole, ``finish`` checks it with ffprobe
 (app/services/media/probe.py: the editor reads the Russian reason of a file that cannot be used, and the file goes),
 moves it under JOB_FILES_DIR and makes the ``transcode`` job (``{"episode_id", "file"}``, subject ``episode:<id>``)
-in the request's one transaction.
+in the request's one transaction; for a creative, ``transcode_ad`` (``{"creative_id", "file"}``, subject
+``creative:<id>``, app/jobs/transcode_ad.py).
 
 Editors and administrators only (``Guarded``, as every admin view); a form's page is refused as elsewhere (the sign-in
 page), but a call of the upload's script (it says ``Tus-Resumable`` or ``X-Requested-With``) is answered 403 in
@@ -20,6 +23,7 @@ import logging
 import re
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +39,9 @@ from app.admin.forms import EditorForm
 from app.admin.jobs import kind_label, percent
 from app.clock import now
 from app.extensions import db
+from app.jobs import transcode_ad
 from app.jobs.queue import send_after_commit
-from app.models import Episode
+from app.models import AdCreative, Episode
 from app.models.jobs import Job, JobState
 from app.services import jobs
 from app.services.errors import DomainError
@@ -48,10 +53,29 @@ log = logging.getLogger(__name__)
 KIND = "transcode"  # registered and run by app/jobs/transcode.py (issue 35's transcoding)
 SUFFIX = re.compile(r"^\.[a-z0-9]{1,8}$")
 PATCH_SLACK = 65_536
+TARGETS = "<any(episode, creative):target>/<int:target_id>"
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a video is uploaded for: an episode (the ``transcode`` job) or an ad creative (``transcode_ad``)."""
+
+    name: str
+    model: type[Episode] | type[AdCreative]
+    kind: str
+    key: str  # the job's params name the row by this key
+
+    def subject(self, row_id: int) -> str:
+        return f"{self.name}:{row_id}"
+
+
+EPISODE = Target("episode", Episode, KIND, "episode_id")
+CREATIVE = Target("creative", AdCreative, transcode_ad.KIND, "creative_id")
+BY_NAME = {target.name: target for target in (EPISODE, CREATIVE)}
 
 
 def subject_of(episode_id: int) -> str:
-    return f"episode:{episode_id}"
+    return EPISODE.subject(episode_id)
 
 
 class TokenForm(EditorForm):
@@ -66,9 +90,8 @@ def store() -> Store:
                  reserve_bytes=int(config["VIDEO_UPLOAD_RESERVE_BYTES"]))
 
 
-def episode_job(episode_id: int) -> Job | None:
-    """The episode's latest job (unfinished first)."""
-    subject = subject_of(episode_id)
+def latest_job(subject: str) -> Job | None:
+    """The latest job of an episode's or a creative's (unfinished first)."""
     return db.session.scalars(select(Job).where(Job.subject == subject).order_by(
         Job.state.in_([JobState.QUEUED, JobState.RUNNING]).desc(), Job.id.desc()).limit(1)).first()
 
@@ -115,11 +138,11 @@ class VideoUploadView(Guarded, BaseView):
             return _refusal(401 if signed_in() is None else 403, message)
         return super().inaccessible_callback(name, **kwargs)
 
-    def _episode(self, episode_id: int) -> Episode:
-        episode = db.session.get(Episode, episode_id)
-        if episode is None:
+    def _row(self, target: Target, row_id: int) -> Episode | AdCreative:
+        row = db.session.get(target.model, row_id)
+        if not isinstance(row, (Episode, AdCreative)):
             abort(404)
-        return episode
+        return row
 
     def _csrf(self) -> None:
         form = TokenForm(formdata=MultiDict({"csrf_token": request.headers.get("X-CSRF-Token", "")}))
@@ -139,12 +162,14 @@ class VideoUploadView(Guarded, BaseView):
         """No page of its own: an episode's upload is reached from its row (the title's edit page)."""
         return redirect(url_for("content.index_view"))
 
-    @expose("/episode/<int:episode_id>/")
-    def episode(self, episode_id: int) -> Any:
-        episode = self._episode(episode_id)
+    @expose(f"/{TARGETS}/")
+    def page(self, target: str, target_id: int) -> Any:
+        """The upload page of an episode or an ad creative."""
+        kind = BY_NAME[target]
+        row = self._row(kind, target_id)
         config = current_app.config
         store().expire(time.time())
-        return self.render("admin/video_upload.html", episode=episode, job=episode_job(episode_id),
+        return self.render("admin/video_upload.html", target=kind.name, row=row, job=latest_job(kind.subject(row.id)),
                            kind_label=kind_label, percent=percent, token=TokenForm().csrf_token.current_token,
                            limit=size_text(int(config["VIDEO_UPLOAD_MAX_BYTES"])),
                            max_bytes=int(config["VIDEO_UPLOAD_MAX_BYTES"]),
@@ -156,11 +181,12 @@ class VideoUploadView(Guarded, BaseView):
         """A fresh CSRF token for the upload's calls (a long upload outlives a token's 30 minutes)."""
         return _tus(jsonify({"token": TokenForm().csrf_token.current_token}))
 
-    @expose("/episode/<int:episode_id>/job")
-    def job_state(self, episode_id: int) -> Any:
-        """The episode's current job as the page shows it (after an upload made one)."""
-        self._episode(episode_id)
-        job = episode_job(episode_id)
+    @expose(f"/{TARGETS}/job")
+    def job_state(self, target: str, target_id: int) -> Any:
+        """The current job of the episode or creative, as the page shows it (after an upload made one)."""
+        kind = BY_NAME[target]
+        self._row(kind, target_id)
+        job = latest_job(kind.subject(target_id))
         if job is None:
             return _tus(jsonify({"job": None}))
         return _tus(jsonify({"job": {"id": job.id, "state_label": job.state_label, "percent": percent(job),
@@ -169,8 +195,8 @@ class VideoUploadView(Guarded, BaseView):
 
     # tus: creation (POST), offset (HEAD), append (PATCH), termination (DELETE)
 
-    @expose("/episode/<int:episode_id>/tus/", methods=("POST", "OPTIONS"))
-    def tus_create(self, episode_id: int) -> Any:
+    @expose(f"/{TARGETS}/tus/", methods=("POST", "OPTIONS"))
+    def tus_create(self, target: str, target_id: int) -> Any:
         if request.method == "OPTIONS":
             response = make_response("", 204)
             response.headers["Tus-Version"] = TUS_VERSION
@@ -180,23 +206,25 @@ class VideoUploadView(Guarded, BaseView):
         try:
             self._csrf()
             self._version()
-            episode = self._episode(episode_id)
-            busy = db.session.scalar(select(Job).where(Job.subject == subject_of(episode.id),
+            kind = BY_NAME[target]
+            row = self._row(kind, target_id)
+            busy = db.session.scalar(select(Job).where(Job.subject == kind.subject(row.id),
                                                        Job.state.in_([JobState.QUEUED, JobState.RUNNING])))
             if busy is not None:
                 # 403, not 409: tus-js-client takes a 409 for an offset to fetch again and retries it
-                raise Refused(403, f"Для этой серии уже есть незавершённая задача №{busy.id} "
+                whose = "этой серии" if kind is EPISODE else "этого ролика"
+                raise Refused(403, f"Для {whose} уже есть незавершённая задача №{busy.id} "
                                    f"({kind_label(busy.kind)}, {busy.state_label.lower()}): дождитесь её "
                                    "или отмените, затем загрузите файл снова.")
             if request.headers.get("Upload-Defer-Length"):
                 raise Refused(400, "Нужна длина файла (Upload-Length).")
             length = _integer(request.headers.get("Upload-Length"), "Upload-Length")
             name = parse_metadata(request.headers.get("Upload-Metadata")).get("filename") or "video"
-            upload = store().create(account_id=self._account_id(), episode_id=episode.id, length=length, name=name,
-                                    now=time.time())
+            upload = store().create(account_id=self._account_id(), target=kind.name, target_id=row.id,
+                                    length=length, name=name, now=time.time())
         except Refused as refusal:
             return _refusal(refusal.status, refusal.message)
-        log.info("video upload %s for episode %s (%s, %s bytes) started by account %s", upload.id, episode_id,
+        log.info("video upload %s for %s %s (%s, %s bytes) started by account %s", upload.id, target, target_id,
                  upload.name, upload.length, upload.account_id)
         response = make_response("", 201)
         response.headers["Location"] = url_for(".tus_upload", upload_id=upload.id)
@@ -242,7 +270,8 @@ class VideoUploadView(Guarded, BaseView):
         return _tus(response)
 
     def _described(self, uploads: Store, upload: Upload) -> dict[str, Any]:
-        return {"id": upload.id, "episode_id": upload.episode_id, "name": upload.name, "length": upload.length,
+        return {"id": upload.id, "target": upload.target, "target_id": upload.target_id, "name": upload.name,
+                "length": upload.length,
                 "offset": upload.offset(uploads.folder), "received": upload.received}
 
     def _version(self) -> None:
@@ -259,21 +288,22 @@ class VideoUploadView(Guarded, BaseView):
             upload = uploads.get(upload_id, self._account_id())
             if not upload.complete(uploads.folder):
                 raise Refused(409, "Файл загружен не полностью: дождитесь конца загрузки.")
-            episode = self._episode(upload.episode_id)
+            kind = BY_NAME.get(upload.target, EPISODE)
+            row = self._row(kind, upload.target_id)
             part = uploads.part(upload.id)
             try:
                 source = probe(part)
             except Unusable as unusable:
                 uploads.remove(upload)
-                log.info("video upload %s for episode %s refused: %s", upload.id, episode.id, unusable.message)
+                log.info("video upload %s for %s %s refused: %s", upload.id, kind.name, row.id, unusable.message)
                 raise Refused(422, f"Файл «{upload.name}» не подходит: {unusable.message}") from None
             folder = Path(current_app.config["JOB_FILES_DIR"]).resolve()
             suffix = Path(upload.name).suffix.lower()
-            target = folder / f"episode-{episode.id}-{uuid.uuid4().hex}{suffix if SUFFIX.match(suffix) else ''}"
+            target = folder / f"{kind.name}-{row.id}-{uuid.uuid4().hex}{suffix if SUFFIX.match(suffix) else ''}"
             account = self._account_id()
             try:
-                job = jobs.create(db.session, KIND, {"episode_id": episode.id, "file": str(target)}, now=now(),
-                                  account_id=account, subject=subject_of(episode.id), message="Ждёт обработчика.")
+                job = jobs.create(db.session, kind.kind, {kind.key: row.id, "file": str(target)}, now=now(),
+                                  account_id=account, subject=kind.subject(row.id), message="Ждёт обработчика.")
             except DomainError as refusal:  # kept: finished again once the other job has ended
                 raise Refused(409, f"Видео не принято в обработку. {refusal.message}") from None
             # The job's row is flushed, not committed: the file moves now, its time set to now, so that the sweep
@@ -283,11 +313,12 @@ class VideoUploadView(Guarded, BaseView):
             send_after_commit(current_app._get_current_object(), job.id)  # type: ignore[attr-defined]
         except Refused as refusal:
             return _refusal(refusal.status, refusal.message)
-        log.info("video upload %s for episode %s (%s, %.1f s, %s) became job %s (account %s)", upload.id, episode.id,
-                 upload.name, source.duration, source.container, job.id, account)
+        log.info("video upload %s for %s %s (%s, %.1f s, %s) became job %s (account %s)", upload.id, kind.name,
+                 row.id, upload.name, source.duration, source.container, job.id, account)
         return _tus(jsonify({"job_id": job.id, "job_url": url_for("jobs.job", job_id=job.id),
                              "received": upload.received,  # every byte the PATCHes brought: a byte resent counts twice
-                             "message": f"Файл принят: задача №{job.id} «{kind_label(KIND)}» поставлена в очередь."}))
+                             "message": f"Файл принят: задача №{job.id} «{kind_label(kind.kind)}» поставлена в "
+                                        "очередь."}))
 
 
 class _Reading:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.jobs import catalogue_import, detect_intro, probe, transcode
+from app.jobs import catalogue_import, detect_intro, probe, transcode, transcode_ad
 from app.jobs.context import JobContext, Outcome
 
 Kind = Callable[[JobContext], Outcome]
@@ -15,10 +15,12 @@ KINDS: dict[str, Kind] = {
     catalogue_import.KIND: catalogue_import.run,
     transcode.KIND: transcode.run,
     detect_intro.KIND: detect_intro.run,
+    transcode_ad.KIND: transcode_ad.run,
 }
 LABELS: dict[str, str] = {
     "probe": "Проверка очереди",
     catalogue_import.KIND: "Импорт каталога",
     transcode.KIND: transcode.LABEL,
     detect_intro.KIND: detect_intro.LABEL,
+    transcode_ad.KIND: transcode_ad.LABEL,
 }

@@ -37,7 +37,8 @@ def admin_addresses(app: Flask) -> list[tuple[str, str]]:
         url = rule.rule.replace("<object_type>", "contents").replace("<object_id>", "2").replace(
             "<export_type>", "csv").replace("<int:entry_id>", "1").replace("<kind>", "posters").replace(
             "<file>", "none.jpg").replace("<int:job_id>", "1").replace(
-            "<int:episode_id>", "1").replace("<upload_id>", "0" * 32)
+            "<any(episode, creative):target>", "episode").replace("<int:target_id>", "1").replace(
+            "<upload_id>", "0" * 32)
         assert "<" not in url, f"a parameter the matrix does not fill: {rule.rule}"
         if url.endswith(("/edit/", "/details/")):
             url += "?id=2"

@@ -22,7 +22,7 @@ from app.admin.jobs import kind_label
 from app.clock import now
 from app.extensions import db
 from app.jobs.worker import _sweep
-from app.models import Account, Episode, Role
+from app.models import Account, AdCreative, Episode, Role
 from app.models.jobs import Job, JobState
 from app.services import jobs
 from app.services.editorial.sessions import open_admin_session
@@ -295,3 +295,42 @@ def test_the_upload_folder_is_not_the_jobs(upload_app: Flask):
     defaults = Settings()
     assert Path(defaults.JOB_FILES_DIR).resolve() not in Path(defaults.VIDEO_UPLOAD_DIR).resolve().parents
     assert os.path.commonpath([defaults.JOB_FILES_DIR, defaults.VIDEO_UPLOAD_DIR]) != defaults.JOB_FILES_DIR
+
+
+def test_an_ad_creatives_upload_becomes_its_transcode_ad_job(
+        upload_app: Flask, signed_in: Callable[[Role], FlaskClient], tmp_path: Path, accounts: dict[Role, int]):
+    data = make_video(tmp_path / "ad.mp4").read_bytes()
+    with upload_app.app_context(), transaction():
+        creative = AdCreative(title="Чай «Байкал»", advertiser="", duration=30, skip_offset="", click_through_url="")
+        db.session.add(creative)
+        db.session.flush()
+        creative_id = creative.id
+    editor = signed_in(Role.EDITOR)
+    listing = page(editor.get("/admin/ad_creative/"))
+    assert listing.xpath(f"//a[@href='/admin/uploads/creative/{creative_id}/']")  # the row's way to the upload
+    response = editor.get(f"/admin/uploads/creative/{creative_id}/")
+    assert page(response).xpath("string(//h1)") == "Видео ролика «Чай «Байкал»»"
+    token = str(page(response).xpath("//section[@id='video-upload']/@data-token")[0])
+    response = editor.post(f"/admin/uploads/creative/{creative_id}/tus/", headers={
+        **TUS, "X-CSRF-Token": token, "Upload-Length": str(len(data)), "Upload-Metadata": metadata(filename="ad.mp4")})
+    assert response.status_code == 201
+    location = response.headers["Location"]
+    assert patch(editor, location, token, 0, data).status_code == 204
+    answer = finish(editor, location, token).get_json()
+    assert answer["message"] == (f"Файл принят: задача №{answer['job_id']} «Перекодирование ролика» поставлена "
+                                 "в очередь.")
+    with upload_app.app_context():
+        job = db.session.get_one(Job, answer["job_id"])
+        assert (job.kind, job.subject, job.params["creative_id"], job.account_id) == (
+            "transcode_ad", f"creative:{creative_id}", creative_id, accounts[Role.EDITOR])
+        assert Path(job.params["file"]).read_bytes() == data
+    response = editor.post(f"/admin/uploads/creative/{creative_id}/tus/", headers={
+        **TUS, "X-CSRF-Token": token, "Upload-Length": "10"})
+    assert (response.status_code, response.get_data(as_text=True)) == (403, (
+        f"Для этого ролика уже есть незавершённая задача №{answer['job_id']} (Перекодирование ролика, в очереди): "
+        "дождитесь её или отмените, затем загрузите файл снова."))
+    anonymous = upload_app.test_client()
+    assert anonymous.get(f"/admin/uploads/creative/{creative_id}/").status_code == 302
+    assert anonymous.post(f"/admin/uploads/creative/{creative_id}/tus/", headers={
+        **TUS, "Upload-Length": "10"}).status_code == 401
+

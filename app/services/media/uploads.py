@@ -3,10 +3,10 @@
 
 An upload is two files in VIDEO_UPLOAD_DIR (never under JOB_FILES_DIR, whose files the job recovery sweeps after ten
 minutes): ``<id>.part``, the bytes received so far (its size is the upload's offset), and ``<id>.json``, what the
-creation said (the account, the episode, the length, the file's name) and how many bytes the server has received in
-all (a byte received twice would show there). A PATCH appends under an exclusive lock on the ``.json`` (a second PATCH
-of the same upload while one runs is told 423, which tus-js-client retries), writing as it reads, so a connection
-dropped mid-request keeps every byte that arrived and the client resumes at the offset a HEAD reports.
+creation said (the account, the episode or ad creative, the length, the file's name) and how many bytes the server
+has received in all (a byte received twice would show there). A PATCH appends under an exclusive lock of the upload's
+(a second PATCH of the same upload while one runs is told 423, which tus-js-client retries), writing as it reads, so a
+connection dropped mid-request keeps every byte that arrived and the client resumes at the offset a HEAD reports.
 
 An upload not written to for VIDEO_UPLOAD_EXPIRE_HOURS is removed (``expire``, run at every creation and on the
 upload page). Each account has at most VIDEO_UPLOADS_PER_ACCOUNT uploads under way. What becomes of a complete upload
@@ -53,7 +53,8 @@ class Refused(Exception):
 class Upload:
     id: str
     account_id: int
-    episode_id: int
+    target: str  # what the video is for: "episode" or "creative" (an ad's)
+    target_id: int
     length: int
     name: str
     created: float  # seconds since the epoch
@@ -133,7 +134,7 @@ class Store:
     def expires_at(self, upload: Upload) -> float:
         return upload.touched + self.expire_seconds
 
-    def create(self, *, account_id: int, episode_id: int, length: int, name: str, now: float) -> Upload:
+    def create(self, *, account_id: int, target: str, target_id: int, length: int, name: str, now: float) -> Upload:
         """A new, empty upload; refused (in Russian) past the size limit, the account's count or the disk's room."""
         if length <= 0:
             raise Refused(400, "Файл пуст.")
@@ -150,7 +151,7 @@ class Store:
         if free - pending - self.reserve_bytes < length:
             raise Refused(507, f"На диске сервера не хватает места для файла в {size_text(length)} "
                                f"(свободно {size_text(max(0, free - pending))}). Сообщите администратору.")
-        upload = Upload(id=uuid.uuid4().hex, account_id=account_id, episode_id=episode_id, length=length,
+        upload = Upload(id=uuid.uuid4().hex, account_id=account_id, target=target, target_id=target_id, length=length,
                         name=Path(name).name[:200] or "video", created=now, touched=now)
         self.part(upload.id).touch()
         self._write(upload)
