@@ -262,6 +262,7 @@ class VideoUploadView(Guarded, BaseView):
         chunk = int(current_app.config["VIDEO_UPLOAD_CHUNK_BYTES"])
         if length is not None and length > chunk + PATCH_SLACK:
             raise Refused(413, f"Кусок больше {size_text(chunk)}.")
+        db.session.close()  # no database connection held while the body arrives (seconds, on a slow line)
         # read as it arrives, a megabyte at a time, never whole (no form parsing)
         new_offset = uploads.append(upload, offset, length, _Reading(request.stream), time.time())
         response = make_response("", 204)
