@@ -43,7 +43,8 @@ WIDEST = """() => [...document.querySelectorAll('body *')]
 MAIN_PAGES = ["/admin/", "/admin/content/", "/admin/content/edit/?id=1", "/admin/content/edit/?id=2",
               "/admin/content/new/", "/admin/audit/", "/admin/audit/object/contents/1", "/admin/account/",
               "/admin/account/new/", "/admin/ad_creative/edit/?id={creative}", "/admin/ad_placement/new/",
-              "/admin/operations/", "/admin/genre/"]
+              "/admin/operations/", "/admin/genre/", "/admin/uploads/episode/1/",
+              "/admin/uploads/creative/{creative}/"]
 
 
 @pytest.fixture(scope="module")

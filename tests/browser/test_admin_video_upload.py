@@ -95,6 +95,7 @@ def test_an_upload_cut_by_a_reload_resumes_and_becomes_the_episodes_job(
     page.locator(f"a[data-video-upload][href$='/episode/{episode_id}/']").click()
     expect(page).to_have_url(f"{origin}/admin/uploads/episode/{episode_id}/")
     expect(page.locator("[data-no-job]")).to_be_visible()
+    expect(page.locator("#video-upload")).to_have_attribute("data-ready", "true")
 
     # a slow line: the upload is under way when the page goes
     cdp = page.context.new_cdp_session(page)
@@ -135,6 +136,7 @@ def test_an_upload_cut_by_a_reload_resumes_and_becomes_the_episodes_job(
     page.reload()
     expect(page.locator("#job a[data-job-link]")).to_have_attribute("href", f"/admin/jobs/{job_id}/")
     expect(page.locator("[data-job-state]")).to_have_text("В очереди")
+    expect(page.locator("#video-upload")).to_have_attribute("data-ready", "true")
     page.set_input_files("[data-upload-file]", str(source))
     page.click("[data-upload-start]")
     expect(page.locator("[data-upload-error]")).to_contain_text(
@@ -149,6 +151,7 @@ def test_a_file_that_is_not_video_is_refused_with_the_reason(editor_page: Page, 
     notes.write_text("Это не фильм, а заметки.\n" * 2000)
     page = editor_page
     page.goto(f"{origin}/admin/uploads/episode/{episode_id}/")
+    expect(page.locator("#video-upload")).to_have_attribute("data-ready", "true")
     page.set_input_files("[data-upload-file]", str(notes))
     page.click("[data-upload-start]")
     expect(page.locator("[data-upload-error]")).to_have_text(

@@ -165,6 +165,8 @@
   }
 
   input.addEventListener('change', function () { busy(false); failure.hidden = true; });
+  busy(false);  // a file chosen before this script ran (a slow page, a browser that keeps the choice)
+  section.dataset.ready = 'true';
   start.addEventListener('click', begin);
   pause.addEventListener('click', function () {
     if (!upload) return;
