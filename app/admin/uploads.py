@@ -46,7 +46,17 @@ from app.models.jobs import Job, JobState
 from app.services import jobs
 from app.services.errors import DomainError
 from app.services.media.probe import Unusable, probe
-from app.services.media.uploads import EXTENSIONS, TUS_VERSION, Refused, Store, Upload, move, parse_metadata, size_text
+from app.services.media.uploads import (
+    EXTENSIONS,
+    TUS_VERSION,
+    Refused,
+    Store,
+    Upload,
+    move,
+    parse_metadata,
+    size_text,
+    store_of,
+)
 from app.transaction import after_commit
 
 log = logging.getLogger(__name__)
@@ -83,11 +93,7 @@ class TokenForm(EditorForm):
 
 
 def store() -> Store:
-    config = current_app.config
-    return Store(Path(config["VIDEO_UPLOAD_DIR"]), max_bytes=int(config["VIDEO_UPLOAD_MAX_BYTES"]),
-                 expire_seconds=float(config["VIDEO_UPLOAD_EXPIRE_HOURS"]) * 3600,
-                 per_account=int(config["VIDEO_UPLOADS_PER_ACCOUNT"]),
-                 reserve_bytes=int(config["VIDEO_UPLOAD_RESERVE_BYTES"]))
+    return store_of(current_app.config)
 
 
 def latest_job(subject: str) -> Job | None:

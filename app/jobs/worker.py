@@ -6,7 +6,8 @@ every half JOB_STALE_SECONDS:
   queued again and sent, or failed once it has used JOB_MAX_ATTEMPTS;
 - a queued job whose message the broker no longer holds (taken by a worker that died before claiming it) is sent
   again;
-- uploads under JOB_FILES_DIR that no unfinished job needs are removed.
+- uploads under JOB_FILES_DIR that no unfinished job needs are removed;
+- the admin's video uploads not written to for VIDEO_UPLOAD_EXPIRE_HOURS are removed (app/services/media/uploads.py).
 
 Every worker recovers, and any may: each step is decided row by row in one statement (app/services/jobs.py). SIGTERM
 stops the worker at once, its running jobs queued again; SIGINT (Ctrl-C) lets them finish first."""
@@ -28,6 +29,7 @@ from app.extensions import db
 from app.jobs import queue
 from app.jobs.runner import give_back_running
 from app.services import jobs
+from app.services.media import uploads
 
 log = logging.getLogger(__name__)
 ORPHAN_AGE = 600.0  # seconds: an upload younger than this may be waiting for its job's commit
@@ -81,6 +83,7 @@ def recover(app: queue.Application) -> None:
         with Session(db.engine) as session:
             needed = {str(params["file"]) for params in jobs.unfinished_params(session) if params.get("file")}
         _sweep(Path(config["JOB_FILES_DIR"]), needed)
+        uploads.store_of(config).expire(time.time())  # the admin's video uploads left unfinished (issue 35)
 
 
 def _recovering(app: queue.Application, stop: threading.Event, every: float) -> None:

@@ -232,6 +232,24 @@ def test_expired_uploads_are_removed(upload_app: Flask, signed_in: Callable[[Rol
     assert editor.head(location, headers=TUS).status_code == 404
 
 
+def test_the_job_workers_recovery_expires_uploads_nobody_visits(upload_app: Flask,
+                                                                signed_in: Callable[[Role], FlaskClient],
+                                                                episode_id: int):
+    from app.jobs.worker import recover
+
+    editor = signed_in(Role.EDITOR)
+    token = token_of(editor, episode_id)
+    location = create(editor, episode_id, token, 100).headers["Location"]
+    assert patch(editor, location, token, 0, b"x" * 10).status_code == 204
+    recover(upload_app)
+    assert editor.head(location, headers=TUS).status_code == 200  # written to just now: kept
+    upload_app.config["VIDEO_UPLOAD_EXPIRE_HOURS"] = 0.0001  # 0.36 s
+    time.sleep(0.5)
+    recover(upload_app)  # nobody opened a page or made an upload meanwhile
+    assert editor.head(location, headers=TUS).status_code == 404
+    assert list(Path(upload_app.config["VIDEO_UPLOAD_DIR"]).iterdir()) == []
+
+
 def test_metadata_is_read_as_tus_writes_it():
     assert parse_metadata("filename U2VyaWEgMS5tcDQ=,filetype dmlkZW8vbXA0,flag") == {
         "filename": "Seria 1.mp4", "filetype": "video/mp4", "flag": ""}

@@ -8,9 +8,9 @@ has received in all (a byte received twice would show there). A PATCH appends un
 (a second PATCH of the same upload while one runs is told 423, which tus-js-client retries), writing as it reads, so a
 connection dropped mid-request keeps every byte that arrived and the client resumes at the offset a HEAD reports.
 
-An upload not written to for VIDEO_UPLOAD_EXPIRE_HOURS is removed (``expire``, run at every creation and on the
-upload page). Each account has at most VIDEO_UPLOADS_PER_ACCOUNT uploads under way. What becomes of a complete upload
-(the probe, the job) is app/admin/uploads.py's."""
+An upload not written to for VIDEO_UPLOAD_EXPIRE_HOURS is removed (``expire``: by the job workers' recovery, every
+half JOB_STALE_SECONDS, and at every creation and upload page). Each account has at most VIDEO_UPLOADS_PER_ACCOUNT
+uploads under way. What becomes of a complete upload (the probe, the job) is app/admin/uploads.py's."""
 
 from __future__ import annotations
 
@@ -25,10 +25,10 @@ import re
 import shutil
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 TUS_VERSION = "1.0.0"
 EXTENSIONS = "creation,termination,expiration"
@@ -244,3 +244,12 @@ def move(source: Path, target: Path) -> None:
             raise
         shutil.move(str(source), str(target))
     os.utime(target, (time.time(), time.time()))
+
+
+def store_of(config: Mapping[str, Any]) -> Store:
+    """The uploads of the application's configuration (app/config.py, VIDEO_UPLOAD_*)."""
+    return Store(Path(str(config["VIDEO_UPLOAD_DIR"])), max_bytes=int(config["VIDEO_UPLOAD_MAX_BYTES"]),
+                 expire_seconds=float(config["VIDEO_UPLOAD_EXPIRE_HOURS"]) * 3600,
+                 per_account=int(config["VIDEO_UPLOADS_PER_ACCOUNT"]),
+                 reserve_bytes=int(config["VIDEO_UPLOAD_RESERVE_BYTES"]))
+
