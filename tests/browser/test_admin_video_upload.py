@@ -17,10 +17,12 @@ from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import select
 
 from app import create_app
+from app.clock import now
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Episode, Role
 from app.models.jobs import Job
+from app.services import jobs
 from app.services.accounts.accounts import create_account
 from app.transaction import transaction
 from tests.browser.conftest import serving, watch_errors
@@ -126,6 +128,7 @@ def test_an_upload_cut_by_a_reload_resumes_and_becomes_the_episodes_job(
     link = page.locator("[data-episode-job] a[data-job-link]")
     expect(link).to_contain_text("Задача №")
     job_id = int(link.inner_text().split("№")[1])
+    expect(page.locator("[data-new-job]")).to_have_text(f"Задача №{job_id}: В очереди. Ждёт обработчика.")
     with app.app_context():
         job = db.session.get_one(Job, job_id)
         assert (job.kind, job.subject, job.params["episode_id"]) == ("transcode", f"episode:{episode_id}", episode_id)
@@ -141,6 +144,11 @@ def test_an_upload_cut_by_a_reload_resumes_and_becomes_the_episodes_job(
     page.click("[data-upload-start]")
     expect(page.locator("[data-upload-error]")).to_contain_text(
         f"Для этой серии уже есть незавершённая задача №{job_id}")
+
+    # the job's state follows on the page without a reload (jobs.js polls it)
+    with app.app_context(), transaction():
+        jobs.cancel(db.session, job_id, now=now())
+    expect(page.locator("[data-job-state]")).to_have_text("Отменена", timeout=15_000)
 
 
 def test_a_file_that_is_not_video_is_refused_with_the_reason(editor_page: Page, upload_server: tuple[Flask, str],

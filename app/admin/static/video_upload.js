@@ -93,9 +93,14 @@
         link.textContent = 'Задача №' + body.job.id;
         link.setAttribute('data-job-link', '');
         line.appendChild(link);
-        line.appendChild(document.createTextNode(': ' + body.job.state_label + (body.job.message ? '. ' + body.job.message : '')));
+        var shown = body.job.percent === null ? '' : ', ' + body.job.percent + ' %';
+        line.appendChild(document.createTextNode(': ' + body.job.state_label + shown +
+          (body.job.message ? '. ' + body.job.message : '')));
+        line.setAttribute('data-new-job', body.job.finished ? 'finished' : 'unfinished');
         holder.appendChild(line);
-      });
+        if (!body.job.finished) window.setTimeout(showJob, 2000);  // its state and progress, until it ends
+      })
+      .catch(function () { window.setTimeout(showJob, 10000); });
   }
 
   function finish(url) {
