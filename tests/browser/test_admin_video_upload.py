@@ -167,3 +167,40 @@ def test_a_file_that_is_not_video_is_refused_with_the_reason(editor_page: Page, 
         timeout=30_000)
     expect(page.locator("[data-upload-start]")).to_be_enabled()
     assert list(Path(app.config["VIDEO_UPLOAD_DIR"]).glob("*.part")) == []
+
+
+def test_a_connection_lost_mid_upload_resumes_on_the_same_page(editor_page: Page, upload_server: tuple[Flask, str],
+                                                               tmp_path: Path):
+    """The line goes (the browser offline mid-chunk): the page says so; back online, «Загрузить» goes on from the
+    server's offset, without a reload and without sending again what had arrived."""
+    app, origin = upload_server
+    episode_id, _ = episodes(app)[2]
+    source = source_video(tmp_path / "Серия 3.mp4")
+    size = source.stat().st_size
+    page = editor_page
+    page.goto(f"{origin}/admin/uploads/episode/{episode_id}/")
+    expect(page.locator("#video-upload")).to_have_attribute("data-ready", "true")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1,
+                                                  "uploadThroughput": 600_000})
+    page.set_input_files("[data-upload-file]", str(source))
+    page.click("[data-upload-start]")
+    deadline = time.monotonic() + 30
+    while part_size(app) < 0.5 * CHUNK and time.monotonic() < deadline:
+        time.sleep(0.05)
+    cdp.send("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1,
+                                                  "uploadThroughput": -1})
+    expect(page.locator("[data-upload-error]")).to_have_text(
+        "Нет связи с сервером. Когда она вернётся, нажмите «Загрузить»: загрузка продолжится с того же места.",
+        timeout=30_000)
+    cut = part_size(app)
+    assert 0 < cut < size
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1,
+                                                  "uploadThroughput": -1})
+    page.click("[data-upload-start]")
+    expect(page.locator("[data-upload-status]")).to_contain_text("Файл принят: задача №", timeout=60_000)
+    assert int(page.eval_on_selector("#video-upload", "section => section.dataset.received")) == size
+    with app.app_context():
+        job = db.session.scalars(select(Job).where(Job.subject == f"episode:{episode_id}")).one()
+        assert Path(job.params["file"]).read_bytes() == source.read_bytes()

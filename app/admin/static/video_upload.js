@@ -61,7 +61,9 @@
     var response = error && error.originalResponse;
     var body = response ? response.getBody() : '';
     if (body && body.charAt(0) !== '<') return body;
-    if (response && response.getStatus() === 0) return 'Нет связи с сервером. Загрузка продолжится, когда связь вернётся: нажмите «Загрузить» снова.';
+    if (!navigator.onLine || (response && response.getStatus() === 0)) {
+      return 'Нет связи с сервером. Когда она вернётся, нажмите «Загрузить»: загрузка продолжится с того же места.';
+    }
     return 'Загрузка не удалась. Попробуйте ещё раз: она продолжится с того же места.';
   }
 
