@@ -1,5 +1,6 @@
-"""Issue 35's proof that a transcoded episode plays: a generated 2-minute 720p source with two audio languages and a
-subtitle track goes through the ``transcode`` job on a real worker process (Debian's ffmpeg, the test preset), then the
+"""Issue 35's proof from end to end: a generated 2-minute 720p source with two audio languages and a subtitle track is
+uploaded by an editor in the admin (Chromium, the real tus client), which makes the episode's ``transcode`` job; a real
+worker process runs it (Debian's ffmpeg, the test preset); then the
 real player page plays the episode in Chromium from its signed media addresses: two qualities chosen (hls.js's levels
 in the quality menu, the frames' height following), both audio renditions switched (hls.js's audio tracks in the
 audio menu, the other rendition's segments fetched), the subtitle as a <track>, and the storyboard's map and sheet
@@ -15,14 +16,16 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask_migrate import upgrade
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from sqlalchemy import select
 
 from app import create_app
 from app.demo.seed import seed_demo
 from app.extensions import db
-from app.models import Episode
+from app.models import Episode, Role
 from app.models.jobs import Job, JobState
+from app.services.accounts.accounts import create_account
+from app.transaction import transaction
 from tests.browser.conftest import serving
 from tests.browser.helpers import (
     checked_labels,
@@ -37,11 +40,12 @@ from tests.browser.helpers import (
     start,
     wait_until_playing,
 )
-from tests.jobs.conftest import Workers, enqueue, wait_for
-from tests.jobs.test_transcode_job import TRANSCODE, upload
+from tests.jobs.conftest import Workers, wait_for
+from tests.jobs.test_transcode_job import TRANSCODE
 from tests.video_sources import source
 
 FILM = 1  # the demo's first film: its one episode gets the transcoded media
+EDITOR, PASSWORD = "editor@example.com", "a long enough passphrase"
 VIDEO_HEIGHT = "(h) => document.querySelector('video.player__video').videoHeight === h"
 
 
@@ -54,31 +58,62 @@ TIMINGS = {"JOB_HEARTBEAT_SECONDS": 1, "JOB_STALE_SECONDS": 60, "JOB_RETRY_SECON
 
 
 @pytest.fixture(scope="module")
-def transcoded(make_database: Any, assets_built: Path, tmp_path_factory: pytest.TempPathFactory,
+def transcoded(make_database: Any, assets_built: Path, tmp_path_factory: pytest.TempPathFactory, browser: Browser,
                ) -> Iterator[tuple[Flask, Job]]:
-    """An application of its own whose demo film was given the 2-minute source through a real worker's job."""
+    """An application of its own whose demo film's episode an editor gave the 2-minute source in the admin, turned
+    into its media by a real worker's job."""
     tmp = tmp_path_factory.mktemp("transcoded")
     config: dict[str, Any] = {
         "DATABASE_URL": make_database("transcoded"), "MEDIA_ROOT": str(tmp / "media"),
         "QUEUE_FILE": str(tmp / "queue.db"), "JOB_FILES_DIR": str(tmp / "files"), "REDIS_URL": "",
+        "VIDEO_UPLOAD_DIR": str(tmp / "uploads"), "VIDEO_UPLOAD_RESERVE_BYTES": 0,
         "QUEUE_NAME": f"test-{uuid.uuid4().hex}", "TRUSTED_PROXIES": "127.0.0.1", **TIMINGS, **TRANSCODE}
     app = create_app({"TESTING": True, **config})
     with app.app_context():
         upgrade()
         seed_demo()
-        episode_id = db.session.scalars(select(Episode.id).where(Episode.content_id == FILM)).one()
+        with transaction():
+            create_account(EDITOR, "Ольга Редакторова", PASSWORD, Role.EDITOR)
+        episode_id, content_id = db.session.execute(
+            select(Episode.id, Episode.content_id).where(Episode.content_id == FILM)).one()
     workers = Workers(config, tmp / "worker.log")
     workers.start()
     try:
-        job_id = enqueue(app, "transcode", {"episode_id": episode_id,
-                                            "file": upload(app, source(120), "two-minutes.mkv")},
-                         subject=f"episode:{episode_id}")
+        with serving(app) as origin:
+            job_id = uploaded(browser, origin, content_id, episode_id, source(120))
+        with app.app_context():
+            job = db.session.get_one(Job, job_id)
+            assert (job.kind, job.subject) == ("transcode", f"episode:{episode_id}")
         done = wait_for(app, job_id, lambda job: job.finished, seconds=1500, log=workers.log)
     finally:
         workers.stop_all()
     assert done.state == JobState.DONE, done.message
     print(f"\ntranscode of the 2-minute source: {done.message}")  # the speed, for docs/video-transcoding.md
     yield app, done
+
+
+def uploaded(browser: Browser, origin: str, content_id: int, episode_id: int, video: Path) -> int:
+    """The editor's way in: signed in, the episode's row on its title's page, «Загрузить видео», the file; the id of
+    the job the finished upload made."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="ru-RU")
+    page = context.new_page()
+    page.goto(f"{origin}/admin/")
+    page.fill("input[name=email]", EDITOR)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(f"{origin}/admin/")
+    page.goto(f"{origin}/admin/content/edit/?id={content_id}")
+    page.locator(f"a[data-video-upload][href$='/episode/{episode_id}/']").click()
+    expect(page.locator("#video-upload")).to_have_attribute("data-ready", "true")
+    page.set_input_files("[data-upload-file]", str(video))
+    page.click("[data-upload-start]")
+    expect(page.locator("[data-upload-status]")).to_contain_text("Файл принят: задача №", timeout=120_000)
+    received = int(page.eval_on_selector("#video-upload", "section => section.dataset.received"))
+    assert received == video.stat().st_size
+    link = page.locator("[data-episode-job] a[data-job-link]")
+    job_id = int(link.inner_text().split("№")[1])
+    context.close()
+    return job_id
 
 
 def test_the_transcoded_episode_plays_in_two_qualities_and_both_languages(page: Page,
