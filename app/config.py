@@ -350,8 +350,6 @@ class Settings:
             raise ValueError("SITEMAP_MAX_URLS must be 1 to 50,000 (the sitemaps protocol's limit)")
         if not 4096 <= self.SITEMAP_MAX_BYTES <= 52_428_800:
             raise ValueError("SITEMAP_MAX_BYTES must be 4096 to 52,428,800 (50 MiB, the sitemaps protocol's limit)")
-        from app.services.media.ladder import parse_ladder
-
         parse_ladder(self.TRANSCODE_LADDER)  # raises ValueError naming a bad rung
         if not 2 <= self.TRANSCODE_SEGMENT_SECONDS <= 10:
             raise ValueError("TRANSCODE_SEGMENT_SECONDS must be 2 to 10 (HLS segments of 4-6 s are the usual)")
@@ -482,6 +480,22 @@ def parse_plans(raw: str) -> dict[str, int]:
     if not plans:
         raise ValueError("SUBSCRIPTION_PLANS names no plan")
     return plans
+
+
+def parse_ladder(raw: str) -> tuple[tuple[int, int], ...]:
+    """``TRANSCODE_LADDER``: "360:800,720:2800" → ((height, kbit/s), …), lowest first (app/services/media/ladder.py
+    makes its rungs); ValueError naming what is wrong."""
+    rungs: list[tuple[int, int]] = []
+    for part in (part.strip() for part in raw.split(",")):
+        height, _, kbps = (value.strip() for value in part.partition(":"))
+        if not (height.isdigit() and kbps.isdigit()):
+            raise ValueError(f"TRANSCODE_LADDER: {part!r} is not height:kbit/s (e.g. 720:2800)")
+        if not (64 <= int(height) <= 4320 and 50 <= int(kbps) <= 100_000):
+            raise ValueError(f"TRANSCODE_LADDER: {part!r}: height 64-4320, bitrate 50-100000 kbit/s")
+        rungs.append((int(height), int(kbps)))
+    if not rungs or len({height for height, _ in rungs}) != len(rungs):
+        raise ValueError("TRANSCODE_LADDER needs at least one rung, each height once")
+    return tuple(sorted(rungs))
 
 
 def normalise_database_url(url: str) -> str:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from babel import Locale
 from babel.core import get_global
 
+from app import config
+
 MAXRATE, BUFSIZE = 1.07, 1.5  # times the bitrate
 
 
@@ -36,19 +38,8 @@ class Rung:
 
 
 def parse_ladder(text: str) -> tuple[Rung, ...]:
-    """``"360:800,720:2800"`` as rungs, lowest first; ValueError naming what is wrong."""
-    rungs = []
-    for part in (part.strip() for part in text.split(",")):
-        height, _, kbps = part.partition(":")
-        if not (height.strip().isdigit() and kbps.strip().isdigit()):
-            raise ValueError(f"TRANSCODE_LADDER: {part!r} is not height:kbit/s (e.g. 720:2800)")
-        rung = Rung(int(height), int(kbps))
-        if not (64 <= rung.height <= 4320 and 50 <= rung.kbps <= 100_000):
-            raise ValueError(f"TRANSCODE_LADDER: {part!r}: height 64-4320, bitrate 50-100000 kbit/s")
-        rungs.append(rung)
-    if not rungs or len({rung.height for rung in rungs}) != len(rungs):
-        raise ValueError("TRANSCODE_LADDER needs at least one rung, each height once")
-    return tuple(sorted(rungs, key=lambda rung: rung.height))
+    """``"360:800,720:2800"`` as rungs, lowest first; ValueError naming what is wrong (app/config.py's rule)."""
+    return tuple(Rung(height, kbps) for height, kbps in config.parse_ladder(text))
 
 
 def choose(rungs: Sequence[Rung], source_height: int) -> tuple[Rung, ...]:
