@@ -121,7 +121,7 @@ class Store:
 
     def get(self, upload_id: str, account_id: int) -> Upload:
         """The account's upload, or 404 (another account's is not shown: it is not theirs to resume or remove)."""
-        if not _ID.match(upload_id):
+        if not _ID.fullmatch(upload_id):
             raise Refused(404, "Загрузка не найдена.")
         try:
             upload = Upload(**json.loads(self._info(upload_id).read_text()))
