@@ -51,6 +51,7 @@ from app.services.catalogue.cards import cards_by_id
 from app.services.catalogue.filters import ListRequest, Query, filtered
 from app.services.catalogue.paging import Page
 from app.services.catalogue.publishing import off_schedule, public
+from app.services.search import suggest
 from app.services.search.index import STEMS
 from app.services.search.text import fold, stem, words
 from app.services.search.understanding import switched_layout, understood
@@ -80,7 +81,8 @@ class Reading:
     short: bool = True  # a 3-letter word corrected too (never on the other layout: gibberish has near short words)
 
 
-def search(query: str, request: ListRequest, generation: int = 0, within: Select[Any] | None = None) -> SearchResult:
+def search(query: str, request: ListRequest, generation: int = 0, within: Select[Any] | None = None,
+           fast: bool = True) -> SearchResult:
     """Published contents matching ``query`` and ``request``'s filters, best first, its page of them (cards
     loaded); ``within``: among the contents this query of ids gives only (a viewer's history).
 
@@ -89,7 +91,8 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     same typed on the other keyboard layout (app/services/search/understanding.py); its words whole with their typos
     corrected («зеракло»); the last one as the start of a word again, the others corrected («тихоя гав»); the other
     layout, corrected; at last every word loosened, for a form the stemmer does not bring back to the title's
-    («ворошиловского стрелка»)."""
+    («ворошиловского стрелка»). The first reading of a suggestion (page 1 of a few, no filters) is answered from
+    memory when it can be (``fast``: app/services/search/suggest.py), with the same ids, order and total."""
     typed = words(query)[:MAX_WORDS]
     switched_query = switched_layout(query)
     switched = words(switched_query)[:MAX_WORDS] if switched_query is not None else []
@@ -98,6 +101,12 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
                 (switched, Reading(typos=True, short=False)), (typed, Reading(loose=True))]
     first: SearchResult | None = None
     tried: set[tuple[tuple[str, ...], Reading]] = set()
+    if fast and (answered := suggest.ranked(typed, _begun(typed), request, generation, within)) is not None:
+        ids, total = answered  # the first reading, from memory (app/services/search/suggest.py)
+        if total:
+            return SearchResult(_carded(ids, total, request), None)
+        first = SearchResult(Page([], 0, request.page, request.page_size), None)
+        tried.add((tuple(typed), readings[0][1]))
     for asked, reading in readings:
         if not asked or (tuple(asked), reading) in tried:
             continue
@@ -156,12 +165,16 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
               .limit(page_size).offset((page - 1) * page_size))
     rows = db.session.execute(ranked).all()
     total = rows[0].total if rows else _count(candidates, request) if page > 1 else 0
-    ids = [row.content_id for row in rows]
+    return SearchResult(_carded([row.content_id for row in rows], total, request), corrected)
+
+
+def _carded(ids: list[int], total: int, request: ListRequest) -> Page:
+    """The page of ``ids``, their cards read by id."""
     if not ids:  # a reading that found nothing (up to six of them per query) asks for no cards
-        return SearchResult(Page([], total, page, page_size), corrected)
+        return Page([], total, request.page, request.page_size)
     contents = {c.id: c for c in db.session.scalars(  # published: a content unpublished since it was indexed is not
         cards_by_id(ids, public())).unique()}
-    return SearchResult(Page([contents[i] for i in ids if i in contents], total, page, page_size), corrected)
+    return Page([contents[i] for i in ids if i in contents], total, request.page, request.page_size)
 
 
 def _named(searched: list[str]) -> ColumnElement[int]:

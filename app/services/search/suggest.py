@@ -1,0 +1,322 @@
+"""Suggestions as the viewer types (issue 34): the first page of a small page size, without filters, of a query's first
+reading (its words as typed, the last one also as the start of a word: app/services/search/query.py ``search``),
+answered from an index in this process's memory instead of the database, the same ids in the same order with the
+same total; the cards are then read by their ids as the database path reads them.
+
+The index is made per database and catalogue generation (app/caching.py), by a background job of this process
+(app/http/background.py), never on a request's path: until it is made for the generation a request sees, the
+database answers. It mirrors the database's rules exactly (what PostgreSQL's ``to_tsvector`` and SQLite's FTS5 hold
+of each field, the typed and prefix terms, ``_named``'s four levels, the fields' weights, the rating, the id) and gives
+the answer up to the database (``None``) wherever it could not be sure to match it: filters, a page past the first, a
+page larger than PAGE_SIZE, a viewer's history, a year or a kind among the words, a word the database's query
+parser reads as an operator («or»), a last word that is a stop word, a publishing boundary passed since it was made,
+a name range too large to read (``MAX_NAMES``). A query it finds nothing for is read on by the database (typos, the
+other layout, …).
+
+How: every content is a bit, numbered in the rank's last order (rating, highest first, none last; then the id), so
+that a set of contents is a Python integer; each field keeps, per token, the contents having it (a bit mask for a
+common token, the bits' positions for a rare one); the names are one sorted list, for the equal and starts-with
+lookups of the rank. The first bits of (rank level, fields matched) in order are the page, the set's bit count the
+total. 100,000 synthetic titles: docs/search.md "Suggestions" has its size and time."""
+
+from __future__ import annotations
+
+import re
+import threading
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import func, select, union_all
+
+from app import clock
+from app.extensions import db
+from app.models import Content, SearchDocument
+from app.services.catalogue.filters import ListRequest
+from app.services.catalogue.publishing import aware, off_schedule
+from app.services.search.index import STEMS
+from app.services.search.text import fold, stem, words
+from app.services.search.understanding import understood
+
+PAGE_SIZE = 10  # the largest page answered from memory
+MAX_NAMES = 20_000  # a rank level whose names range is larger than this goes to the database
+FIELDS = ("title", "original", "people", "description")  # query.py's WEIGHTS' order: weights 8, 4, 2, 1
+SIMPLE = "original"  # the field matched folded, word for word (PostgreSQL's simple configuration)
+DENSE = 32  # a token on more than 1/DENSE of the contents is kept as a bit mask (no larger than its positions)
+CYRILLIC = re.compile(r"[а-я]")  # query.py's
+OPERATORS = frozenset({"or"})  # what websearch_to_tsquery reads as an operator, not a word
+
+
+Posting = int | array  # a bit mask, or the positions of a rare token's contents
+
+
+@dataclass(frozen=True)
+class _Field:
+    tokens: list[str]  # sorted: a prefix is a range
+    postings: dict[str, Posting]
+
+
+@dataclass(frozen=True)
+class SuggestionIndex:
+    database: str
+    generation: int
+    size: int
+    ids: array  # position → content id, in the rank's last order
+    fields: dict[str, _Field]
+    names: list[str]  # every name of every content, sorted
+    named: array  # names' positions → the content's position
+    hidden: int  # the published contents outside their schedule when it was made
+    valid_until: datetime | None  # the next publishing boundary: from then on the database answers
+
+
+def ranked(asked: list[str], prefix: bool, request: ListRequest, generation: int,
+           within: Any) -> tuple[list[int], int] | None:
+    """The ids of the page and the total of ``asked``'s first reading (``prefix``: the last word also as the start of
+    a word) from memory, or None where the database must answer."""
+    if within is not None or request.page != 1 or request.page_size > PAGE_SIZE or request.narrows or not asked:
+        return None
+    meant = understood(asked)
+    if meant.year is not None or meant.series is not None:  # a filter, or the words as typed if it finds nothing
+        return None
+    index = current(generation)
+    if index is None or (index.valid_until is not None and clock.now() >= index.valid_until):
+        return None
+    return _ranked(index, asked, prefix, request.page_size)
+
+
+def _positions_mask(positions: Iterable[int], size: int, into: bytearray | None = None) -> bytearray:
+    bits = into if into is not None else bytearray((size + 7) // 8)
+    for position in positions:
+        bits[position >> 3] |= 1 << (position & 7)
+    return bits
+
+
+def _union(postings: Iterable[Posting], size: int) -> int:
+    """The contents of any of ``postings``."""
+    dense = 0
+    sparse: bytearray | None = None
+    for posting in postings:
+        if isinstance(posting, int):
+            dense |= posting
+        else:
+            sparse = _positions_mask(posting, size, sparse)
+    return dense | (int.from_bytes(sparse, "little") if sparse is not None else 0)
+
+
+def _prefixed(items: list[str], start: str) -> tuple[int, int]:
+    """The range of ``items`` (sorted) that start with ``start``."""
+    return bisect_left(items, start), bisect_left(items, start + "\U0010ffff")
+
+
+def _first(mask: int, count: int) -> list[int]:
+    """The lowest ``count`` bits' positions of ``mask``."""
+    found: list[int] = []
+    while mask and len(found) < count:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+class _Unsure(Exception):
+    """Something the database may read otherwise than this index: it answers."""
+
+
+def _ranked(self: SuggestionIndex, asked: list[str], prefix: bool, page_size: int) -> tuple[list[int], int] | None:
+    try:
+        matched = [_field_mask(self, field, asked, prefix) for field in FIELDS]
+    except _Unsure:
+        return None
+    anywhere = 0
+    for mask in matched:
+        anywhere |= mask
+    anywhere &= ~self.hidden
+    total = anywhere.bit_count()
+    if not total:
+        return [], 0
+    levels = _levels(self, asked, anywhere)
+    if levels is None:
+        return None
+    page: list[int] = []
+    for level in [*levels, anywhere]:  # 4, 3, 2, 1, then what no name meets
+        level &= anywhere
+        anywhere &= ~level
+        for score in range(15, 0, -1):  # the fields matched: weights 8, 4, 2, 1, one bit each
+            group = level
+            for bit, mask in zip((8, 4, 2, 1), matched, strict=True):
+                group = group & mask if score & bit else group & ~mask
+                if not group:
+                    break
+            page += _first(group, page_size - len(page))
+            if len(page) == page_size:
+                return [self.ids[position] for position in page], total
+        if not anywhere:
+            break
+    return [self.ids[position] for position in page], total
+
+
+def _field_mask(index: SuggestionIndex, field: str, asked: list[str], prefix: bool) -> int:
+    """The contents whose ``field`` has every word (query.py ``_matches``: the typed words whole, the last one as the
+    start of a token when ``prefix``; stop words dropped from the Russian fields, as PostgreSQL's query and SQLite's
+    terms drop them)."""
+    whole, started = (asked[:-1], asked[-1]) if prefix else (asked, None)
+    if any(word in OPERATORS for word in whole):
+        raise _Unsure
+    spell = fold if field == SIMPLE else stem
+    terms = [spell(word) for word in whole]
+    if field == SIMPLE and not all(term.isalnum() for term in terms):
+        raise _Unsure  # a word that folds to nothing
+    kept = [term for term in terms if term]
+    begun = spell(started) if started is not None else None
+    if started is not None and not (begun and begun.isalnum()):
+        raise _Unsure  # a stop word, or nothing, as a prefix: what each database makes of it differs
+    if not kept and begun is None:
+        return 0
+    data = index.fields[field]
+    mask = -1
+    for term in kept:
+        posting = data.postings.get(term)
+        if posting is None:
+            return 0
+        mask &= _union((posting,), index.size)
+        if not mask:
+            return 0
+    if begun is not None:
+        low, high = _prefixed(data.tokens, begun)
+        mask &= _union((data.postings[token] for token in data.tokens[low:high]), index.size)
+    return mask if mask != -1 else 0
+
+
+def _levels(index: SuggestionIndex, searched: list[str], among: int) -> list[int] | None:
+    """The contents at each of ``_named``'s levels 4, 3, 2, 1 (a name is the query, its stems, starts with its words,
+    starts with its letters), each as the first level it meets; None when a range is too large to read."""
+    typed = list(dict.fromkeys((" ".join(searched), " ".join(
+        word if CYRILLIC.search(word) else fold(word) for word in searched))))
+    stemmed = STEMS + " ".join(stem(word) or word for word in searched)
+
+    def having(names: list[str], starting: bool) -> int | None:
+        positions: list[int] = []
+        for name in names:
+            low, high = _prefixed(index.names, name) if starting else (
+                bisect_left(index.names, name), bisect_right(index.names, name))
+            if high - low > MAX_NAMES:
+                return None
+            positions.extend(index.named[low:high])
+        return int.from_bytes(_positions_mask(positions, index.size), "little") & among if positions else 0
+
+    found = [having(typed, False), having([stemmed], False),
+             having([*(f"{phrase} " for phrase in typed), f"{stemmed} "], True), having(typed, True)]
+    if any(level is None for level in found):
+        return None
+    return [level for level in found if level is not None]
+
+
+# -- the index, made per database and generation ------------------------------------------------------------------
+
+_lock = threading.Lock()
+_made: dict[str, SuggestionIndex] = {}  # per database: the latest made
+_making: set[tuple[str, int]] = set()
+
+
+def current(generation: int) -> SuggestionIndex | None:
+    """The index of ``generation`` when it is made; else None, and its making is started in the background (once)."""
+    database = db.engine.url.render_as_string()
+    index = _made.get(database)
+    if index is not None and index.generation == generation:
+        return index
+    if not current_app.config.get("SUGGESTION_INDEX", True):
+        return None
+    with _lock:
+        if (database, generation) in _making:
+            return None
+        _making.add((database, generation))
+    from app.http.background import start_job
+
+    def make() -> None:
+        try:
+            made = build(generation)
+            with _lock:
+                _made[database] = made
+        finally:
+            with _lock:
+                _making.discard((database, generation))
+
+    start_job(make, f"the suggestion index of generation {generation}")
+    return None
+
+
+def forget() -> None:
+    """Every index dropped (tests)."""
+    with _lock:
+        _made.clear()
+
+
+def build(generation: int) -> SuggestionIndex:
+    """Reads the search documents into a new index, labelled ``generation`` (read before this: what it reads is at
+    least as new). Its own read; about 100,000 documents a few seconds."""
+    database = db.engine.url.render_as_string()
+    rows = list(db.session.execute(select(SearchDocument.content_id, SearchDocument.rating, SearchDocument.title,
+                                     SearchDocument.latin, SearchDocument.people, SearchDocument.description,
+                                     SearchDocument.names)))
+    at = clock.now()
+    hidden_ids = set(db.session.scalars(off_schedule()))
+    upcoming = _next_boundary(at)
+    db.session.rollback()  # nothing held while the index is made
+    rows.sort(key=lambda row: (row.rating is None, -(row.rating or 0.0), row.content_id))
+    size = len(rows)
+    ids = array("q", (row.content_id for row in rows))
+    tokens: dict[str, dict[str, list[int]]] = {field: {} for field in FIELDS}
+    names: list[tuple[str, int]] = []
+    hidden = bytearray((size + 7) // 8)
+    for position, row in enumerate(rows):
+        if row.content_id in hidden_ids:
+            hidden[position >> 3] |= 1 << (position & 7)
+        for field, text in (("title", row.title), ("original", row.latin), ("people", row.people),
+                            ("description", row.description)):
+            postings = tokens[field]
+            for token in _tokens(field, text or ""):
+                postings.setdefault(token, []).append(position)
+        names.extend((name, position) for name in dict.fromkeys((row.names or "").split("|")) if name)
+    names.sort()
+    fields = {field: _Field(sorted(postings), {token: _posting(positions, size) for token, positions
+                                               in postings.items()}) for field, postings in tokens.items()}
+    return SuggestionIndex(database, generation, size, ids, fields, [name for name, _ in names],
+                           array("i", (position for _, position in names)), int.from_bytes(hidden, "little"),
+                           upcoming)
+
+
+def _tokens(field: str, text: str) -> set[str]:
+    """What the database holds of a field's text: PostgreSQL's ``to_tsvector`` (russian: the stems, stop words gone;
+    simple: the words), SQLite's FTS5 row (app/services/search/index.py ``_stemmed``)."""
+    if field == SIMPLE:
+        return set(words(text))
+    return {lexeme for word in words(text) if (lexeme := stem(word))}
+
+
+def _posting(positions: list[int], size: int) -> Posting:
+    if len(positions) * DENSE > size:
+        return int.from_bytes(_positions_mask(positions, size), "little")
+    return array("i", positions)
+
+
+def _next_boundary(at: datetime) -> datetime | None:
+    """The next publishing or withdrawal time after ``at``: what this index hides changes then."""
+    times = union_all(*(select(func.min(column).label("at")).where(column > at)
+                        for column in (Content.publish_at, Content.unpublish_at))).subquery()
+    return aware(db.session.scalar(select(func.min(times.c.at))))
+
+
+def size_of(index: SuggestionIndex) -> int:
+    """About how many bytes ``index`` holds (the report's figure)."""
+    import sys
+
+    total = sys.getsizeof(index.ids) + sys.getsizeof(index.named) + sys.getsizeof(index.names)
+    total += sum(sys.getsizeof(name) for name in index.names) + sys.getsizeof(index.hidden)
+    for field in index.fields.values():
+        total += sys.getsizeof(field.tokens) + sys.getsizeof(field.postings)
+        total += sum(sys.getsizeof(token) + sys.getsizeof(posting) for token, posting in field.postings.items())
+    return total
