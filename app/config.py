@@ -59,6 +59,10 @@ class Settings:
     # (s-maxage), and how much longer a CDN may serve them while it fetches a fresh one (stale-while-revalidate).
     # 0 keeps nothing and sends them as private.
     SHARED_CACHE_SECONDS: int = 60
+    # Suggestions from memory (app/services/search/suggest.py): each worker keeps an index of the catalogue's search
+    # documents per generation, made in the background (about 50 MB at 100,000 titles), and answers the first page of
+    # a few search results from it; False: the database answers every search.
+    SUGGESTION_INDEX: bool = True
     # The catalogue's part of a player page (app/snapshots.py), kept under the catalogue's generation.
     CATALOGUE_CACHE_SECONDS: int = 300
     SHARED_STALE_SECONDS: int = 300

@@ -27,6 +27,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import datetime
 from typing import Any
 
@@ -49,6 +50,8 @@ SIMPLE = "original"  # the field matched folded, word for word (PostgreSQL's sim
 DENSE = 32  # a token on more than 1/DENSE of the contents is kept as a bit mask (no larger than its positions)
 CYRILLIC = re.compile(r"[а-я]")  # query.py's
 OPERATORS = frozenset({"or"})  # what websearch_to_tsquery reads as an operator, not a word
+KEPT_MASKS = 512  # the masks of the latest tokens and prefixes asked (12.5 kB each at 100,000 titles, at most)
+_PLAIN = re.compile(r"(?:(?:[a-zа-я]+|[0-9]+)(?: |$))*")  # words as ``words`` finds them, one space apart
 
 
 Posting = int | array  # a bit mask, or the positions of a rare token's contents
@@ -71,6 +74,25 @@ class SuggestionIndex:
     named: array  # names' positions → the content's position
     hidden: int  # the published contents outside their schedule when it was made
     valid_until: datetime | None  # the next publishing boundary: from then on the database answers
+    masks: dict[tuple[str, str, bool], int] = dataclass_field(default_factory=dict)  # (field, token, prefix) → mask
+
+    def mask(self, field: str, token: str, prefix: bool) -> int:
+        """The contents whose ``field`` has ``token`` (``prefix``: a token starting with it), the latest KEPT_MASKS
+        kept (a bit mask from positions is most of a suggestion's time)."""
+        key = (field, token, prefix)
+        found = self.masks.pop(key, None)
+        if found is None:
+            data = self.fields[field]
+            if prefix:
+                low, high = _prefixed(data.tokens, token)
+                found = _union((data.postings[each] for each in data.tokens[low:high]), self.size)
+            else:
+                posting = data.postings.get(token)
+                found = 0 if posting is None else _union((posting,), self.size)
+            while len(self.masks) >= KEPT_MASKS:
+                self.masks.pop(next(iter(self.masks)), None)
+        self.masks[key] = found  # the newest last: the oldest goes first
+        return found
 
 
 def ranked(asked: list[str], prefix: bool, request: ListRequest, generation: int,
@@ -176,18 +198,13 @@ def _field_mask(index: SuggestionIndex, field: str, asked: list[str], prefix: bo
         raise _Unsure  # a stop word, or nothing, as a prefix: what each database makes of it differs
     if not kept and begun is None:
         return 0
-    data = index.fields[field]
     mask = -1
     for term in kept:
-        posting = data.postings.get(term)
-        if posting is None:
-            return 0
-        mask &= _union((posting,), index.size)
+        mask &= index.mask(field, term, False)
         if not mask:
             return 0
     if begun is not None:
-        low, high = _prefixed(data.tokens, begun)
-        mask &= _union((data.postings[token] for token in data.tokens[low:high]), index.size)
+        mask &= index.mask(field, begun, True)
     return mask if mask != -1 else 0
 
 
@@ -224,12 +241,12 @@ _making: set[tuple[str, int]] = set()
 
 def current(generation: int) -> SuggestionIndex | None:
     """The index of ``generation`` when it is made; else None, and its making is started in the background (once)."""
+    if not current_app.config.get("SUGGESTION_INDEX", True):
+        return None
     database = db.engine.url.render_as_string()
     index = _made.get(database)
     if index is not None and index.generation == generation:
         return index
-    if not current_app.config.get("SUGGESTION_INDEX", True):
-        return None
     with _lock:
         if (database, generation) in _making:
             return None
@@ -291,10 +308,13 @@ def build(generation: int) -> SuggestionIndex:
 
 def _tokens(field: str, text: str) -> set[str]:
     """What the database holds of a field's text: PostgreSQL's ``to_tsvector`` (russian: the stems, stop words gone;
-    simple: the words), SQLite's FTS5 row (app/services/search/index.py ``_stemmed``)."""
+    simple: the words), SQLite's FTS5 row (app/services/search/index.py ``_stemmed``). The index stores its fields'
+    words joined by spaces (``plain``): split as they are (``words`` would normalise them again, most of the making's
+    time), unless a field is not so."""
+    found = text.split() if _PLAIN.fullmatch(text) else words(text)
     if field == SIMPLE:
-        return set(words(text))
-    return {lexeme for word in words(text) if (lexeme := stem(word))}
+        return set(found)
+    return {lexeme for word in set(found) if (lexeme := stem(word))}
 
 
 def _posting(positions: list[int], size: int) -> Posting:
