@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from typing import Any
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", min(2 * multiprocessing.cpu_count(), 8)))
@@ -41,3 +42,11 @@ loglevel = "info"
 forwarded_allow_ips = "127.0.0.1"  # the proxy's X-Forwarded-* (the application reads them through TRUSTED_PROXIES)
 proxy_allow_ips = "127.0.0.1"
 preload_app = False  # each worker opens its own database pool and Redis connections after fork
+
+
+def post_worker_init(worker: Any) -> None:
+    """A new worker starts making its suggestion index (app/services/search/suggest.py) in the background at once,
+    so that suggestions are answered from memory before the first one is asked; it says so in this log when made."""
+    from app.services.search.suggest import warm
+
+    warm(worker.wsgi, worker.log.info)

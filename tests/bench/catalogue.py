@@ -480,6 +480,22 @@ def forget(redis: str, run: str) -> None:
         connection.close()
 
 
+SUGGESTION_INDEX_WAIT = 180.0  # seconds: the workers' suggestion indexes, made at boot (app/services/search/suggest.py)
+
+
+def indexed(server: Server, workers: int) -> None:
+    """Waits until each worker has made its suggestion index (it says so in gunicorn's log), as in a service that
+    has been running: a worker answers suggestions from the database until then."""
+    began = time.monotonic()
+    while time.monotonic() - began < SUGGESTION_INDEX_WAIT:
+        made = server.log_path.read_text(errors="replace").count("suggestion index of generation")
+        if made >= workers:
+            print(f"  suggestion indexes made in {time.monotonic() - began:.0f} s", flush=True)
+            return
+        time.sleep(0.5)
+    print(f"  suggestion indexes not made within {SUGGESTION_INDEX_WAIT:.0f} s: the database answers", flush=True)
+
+
 def measure_database(kind: str, args: argparse.Namespace, workers: int, folder: Path) -> Result:
     label = "SQLite" if kind == "sqlite" else "PostgreSQL"
     print(f"{label}:", flush=True)
@@ -501,6 +517,7 @@ def measure_database(kind: str, args: argparse.Namespace, workers: int, folder: 
     try:
         server.start()
         print(f"  gunicorn on 127.0.0.1:{server.port}, {workers} workers; latency, then throughput", flush=True)
+        indexed(server, workers)
         timings = latency(server.port, asks, args, label)
         rates = throughput(server.port, throughput_asks(catalogue), args, label)
         replaced = server.boots() - workers

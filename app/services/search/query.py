@@ -104,7 +104,7 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     if fast and (answered := suggest.ranked(typed, _begun(typed), request, generation, within)) is not None:
         ids, total = answered  # the first reading, from memory (app/services/search/suggest.py)
         if total:
-            return SearchResult(_carded(ids, total, request), None)
+            return SearchResult(Page(suggest.cards(ids, generation), total, request.page, request.page_size), None)
         first = SearchResult(Page([], 0, request.page, request.page_size), None)
         tried.add((tuple(typed), readings[0][1]))
     for asked, reading in readings:

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import datetime
@@ -37,8 +38,9 @@ from sqlalchemy import func, select, union_all
 from app import clock
 from app.extensions import db
 from app.models import Content, SearchDocument
+from app.services.catalogue.cards import cards_by_id
 from app.services.catalogue.filters import ListRequest
-from app.services.catalogue.publishing import aware, off_schedule
+from app.services.catalogue.publishing import aware, off_schedule, public
 from app.services.search.index import STEMS
 from app.services.search.text import fold, stem, words
 from app.services.search.understanding import understood
@@ -50,6 +52,7 @@ SIMPLE = "original"  # the field matched folded, word for word (PostgreSQL's sim
 DENSE = 32  # a token on more than 1/DENSE of the contents is kept as a bit mask (no larger than its positions)
 CYRILLIC = re.compile(r"[а-я]")  # query.py's
 OPERATORS = frozenset({"or"})  # what websearch_to_tsquery reads as an operator, not a word
+KEPT_CARDS = 5000  # the cards of the latest contents suggested (about 2 kB each)
 KEPT_MASKS = 512  # the masks of the latest tokens and prefixes asked (12.5 kB each at 100,000 titles, at most)
 _PLAIN = re.compile(r"(?:(?:[a-zа-я]+|[0-9]+)(?: |$))*")  # words as ``words`` finds them, one space apart
 
@@ -75,6 +78,7 @@ class SuggestionIndex:
     hidden: int  # the published contents outside their schedule when it was made
     valid_until: datetime | None  # the next publishing boundary: from then on the database answers
     masks: dict[tuple[str, str, bool], int] = dataclass_field(default_factory=dict)  # (field, token, prefix) → mask
+    cards: dict[int, Any] = dataclass_field(default_factory=dict)  # content id → its card, read (``cards``)
 
     def mask(self, field: str, token: str, prefix: bool) -> int:
         """The contents whose ``field`` has ``token`` (``prefix``: a token starting with it), the latest KEPT_MASKS
@@ -108,6 +112,27 @@ def ranked(asked: list[str], prefix: bool, request: ListRequest, generation: int
     if index is None or (index.valid_until is not None and clock.now() >= index.valid_until):
         return None
     return _ranked(index, asked, prefix, request.page_size)
+
+
+def cards(ids: list[int], generation: int) -> list[Any]:
+    """The cards of ``ids`` (those public now), in their order: as the database path reads them (app/services/
+    catalogue/cards.py ``cards_by_id``), the latest KEPT_CARDS kept with the index, detached from their session (a
+    card read under this generation is the same until the generation moves, or the index's ``valid_until``)."""
+    index = current(generation)
+    kept = index.cards if index is not None else {}
+    found = {i: card for i in ids if (card := kept.get(i)) is not None}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        for card in db.session.scalars(cards_by_id(missing, public())).unique():
+            for part in (card, card.content_type, *card.genres):  # all a card's dump reads, loaded by its query
+                if part in db.session:
+                    db.session.expunge(part)
+            found[card.id] = card
+            if index is not None:
+                while len(kept) >= KEPT_CARDS:
+                    kept.pop(next(iter(kept)), None)
+                kept[card.id] = card
+    return [found[i] for i in ids if i in found]
 
 
 def _positions_mask(positions: Iterable[int], size: int, into: bytearray | None = None) -> bytearray:
@@ -239,7 +264,17 @@ _made: dict[str, SuggestionIndex] = {}  # per database: the latest made
 _making: set[tuple[str, int]] = set()
 
 
-def current(generation: int) -> SuggestionIndex | None:
+def warm(app: Any, say: Callable[[str], object] | None = None) -> None:
+    """Starts making the index of the generation now, when a worker starts (deploy/gunicorn.conf.py): ready before
+    the first suggestion rather than after it. ``say`` is told when it is made."""
+    from app.caching import store
+
+    with app.app_context():
+        if app.config.get("SUGGESTION_INDEX", True):
+            current(store().generation(), say)
+
+
+def current(generation: int, say: Callable[[str], object] | None = None) -> SuggestionIndex | None:
     """The index of ``generation`` when it is made; else None, and its making is started in the background (once)."""
     if not current_app.config.get("SUGGESTION_INDEX", True):
         return None
@@ -255,9 +290,13 @@ def current(generation: int) -> SuggestionIndex | None:
 
     def make() -> None:
         try:
+            began = time.monotonic()
             made = build(generation)
             with _lock:
                 _made[database] = made
+            if say is not None:
+                say(f"suggestion index of generation {generation} made: {made.size} contents, "
+                    f"{time.monotonic() - began:.1f} s")
         finally:
             with _lock:
                 _making.discard((database, generation))
