@@ -20,6 +20,10 @@ from app.schemas.search import SearchBodySchema, SearchPageSchema, SearchQuerySc
 from app.services.catalogue.filters import list_request
 from app.services.search.query import search
 
+# One instance for every call: a class is made anew per request (webargs), a deep copy of its many fields, a tenth of
+# a suggestion's time (docs/search.md "Suggestions").
+QUERY_SCHEMA = SearchQuerySchema()
+
 blp = Blueprint("search", __name__, description="Search: Russian morphology, typos, transliteration, original titles")
 
 
@@ -32,7 +36,7 @@ def found(loaded: dict[str, Any]) -> dict[str, Any]:
 @blp.route("/v2/contents/search")
 class Search(MethodView):
     @limited_catalogue_read
-    @blp.arguments(SearchQuerySchema, location="query")
+    @blp.arguments(QUERY_SCHEMA, location="query")
     @shared_read(blp, SearchPageSchema, 422, 429)
     def get(self, request: dict[str, Any]) -> Any:
         """Published contents matching every word in a field (title, original title or transliteration, people,

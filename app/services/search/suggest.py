@@ -188,17 +188,24 @@ def _ranked(self: SuggestionIndex, asked: list[str], prefix: bool, page_size: in
     levels = _levels(self, asked, anywhere)
     if levels is None:
         return None
+    groups = [(0, anywhere)]  # the contents by the fields they matched in: the score, weights 8, 4, 2, 1 one bit each
+    for bit, mask in zip((8, 4, 2, 1), matched, strict=True):
+        split = []
+        for score, group in groups:
+            inside = group & mask
+            outside = group ^ inside
+            split += [(score | bit, inside)] if inside else []
+            split += [(score, outside)] if outside else []
+        groups = split
+    groups.sort(key=lambda group: -group[0])
     page: list[int] = []
     for level in [*levels, anywhere]:  # 4, 3, 2, 1, then what no name meets
         level &= anywhere
-        anywhere &= ~level
-        for score in range(15, 0, -1):  # the fields matched: weights 8, 4, 2, 1, one bit each
-            group = level
-            for bit, mask in zip((8, 4, 2, 1), matched, strict=True):
-                group = group & mask if score & bit else group & ~mask
-                if not group:
-                    break
-            page += _first(group, page_size - len(page))
+        if not level:
+            continue
+        anywhere ^= level
+        for _, group in groups:
+            page += _first(level & group, page_size - len(page))
             if len(page) == page_size:
                 return [self.ids[position] for position in page], total
         if not anywhere:
