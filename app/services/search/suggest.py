@@ -93,9 +93,10 @@ class SuggestionIndex:
             else:
                 posting = data.postings.get(token)
                 found = 0 if posting is None else _union((posting,), self.size)
+        with _kept_lock:  # a worker's threads share it
             while len(self.masks) >= KEPT_MASKS:
                 self.masks.pop(next(iter(self.masks)), None)
-        self.masks[key] = found  # the newest last: the oldest goes first
+            self.masks[key] = found  # the newest last: the oldest goes first
         return found
 
 
@@ -129,9 +130,10 @@ def cards(ids: list[int], generation: int) -> list[Any]:
                     db.session.expunge(part)
             found[card.id] = card
             if index is not None:
-                while len(kept) >= KEPT_CARDS:
-                    kept.pop(next(iter(kept)), None)
-                kept[card.id] = card
+                with _kept_lock:
+                    while len(kept) >= KEPT_CARDS:
+                        kept.pop(next(iter(kept)), None)
+                    kept[card.id] = card
     return [found[i] for i in ids if i in found]
 
 
@@ -267,6 +269,7 @@ def _levels(index: SuggestionIndex, searched: list[str], among: int) -> list[int
 # -- the index, made per database and generation ------------------------------------------------------------------
 
 _lock = threading.Lock()
+_kept_lock = threading.Lock()  # the indexes' kept masks and cards
 _made: dict[str, SuggestionIndex] = {}  # per database: the latest made
 _making: set[tuple[str, int]] = set()
 
