@@ -45,8 +45,8 @@ preload_app = False  # each worker opens its own database pool and Redis connect
 
 
 def post_worker_init(worker: Any) -> None:
-    """A new worker starts making its suggestion index (app/services/search/suggest.py) in the background at once,
+    """A new worker starts making its suggestion index (app/suggestions.py) in the background at once,
     so that suggestions are answered from memory before the first one is asked; it says so in this log when made."""
-    from app.services.search.suggest import warm
+    from app.suggestions import warm
 
     warm(worker.wsgi, worker.log.info)

@@ -9,6 +9,7 @@ from typing import Any
 from flask.views import MethodView
 from marshmallow import RAISE
 
+from app import suggestions
 from app.api.arguments import Blueprint
 from app.api.decorators import shared_read
 from app.api.docs import answers
@@ -29,7 +30,9 @@ blp = Blueprint("search", __name__, description="Search: Russian morphology, typ
 
 def found(loaded: dict[str, Any]) -> dict[str, Any]:
     words = loaded.pop("query")
-    result = search(words, list_request(loaded, country=viewer_country()), generation=store().generation())
+    generation = store().generation()
+    result = search(words, list_request(loaded, country=viewer_country()), generation=generation,
+                    index=suggestions.current(generation))
     return {**result.page.envelope(), "corrected": result.corrected}
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from app import suggestions
 from app.caching import invalidate_catalogue, store
 from app.extensions import db
 from app.models import AlternativeTitle, Content, ContentType, TitleKind
@@ -47,18 +48,17 @@ def indexed(app, golden_catalogue):  # noqa: F811 - the imported fixture
         reindex()
         db.session.commit()
         invalidate_catalogue()
-    suggest.forget()
+    suggestions.forget()
     app.config["SUGGESTION_INDEX"] = True
     yield app
-    suggest.forget()
+    suggestions.forget()
 
 
-def made(app) -> int:
-    """Makes the index of the generation a request sees now (as the background job does); its generation."""
-    generation = store().generation()
-    index = suggest.build(generation)
-    suggest._made[index.database] = index
-    return generation
+def made(app) -> suggest.SuggestionIndex:
+    """Makes the index of the generation a request sees now (as the background job does)."""
+    index = suggest.build(store().generation())
+    suggestions.keep(index)
+    return index
 
 
 def half_typed(query: str) -> list[str]:
@@ -76,14 +76,14 @@ def test_the_same_answers_from_memory_as_from_the_database(indexed):
     asked = list(dict.fromkeys([*queries, *(part for query in queries for part in half_typed(query))]))
     from_memory = differ = 0
     with indexed.test_request_context():
-        generation = made(indexed)
+        index = made(indexed)
         for query in asked:
             for size in (5, 10):
                 request = list_request({"page": 1, "page_size": size}, country=None)
                 typed = words(query)[:8]
-                from_memory += suggest.ranked(typed, _begun(typed), request, generation, None) is not None
-                fast = answer(search(query, request, generation))
-                slow = answer(search(query, request, generation, fast=False))
+                from_memory += suggest.ranked(index, typed, _begun(typed), request, None) is not None
+                fast = answer(search(query, request, index.generation, index=index))
+                slow = answer(search(query, request, index.generation))
                 if fast != slow:
                     differ += 1
                     print(query, size, fast, slow)
@@ -93,12 +93,13 @@ def test_the_same_answers_from_memory_as_from_the_database(indexed):
 
 def test_the_database_answers_where_memory_must_not(indexed):
     with indexed.test_request_context():
-        generation = made(indexed)
+        index = made(indexed)
+        generation = index.generation
         first = list_request({"page": 1, "page_size": 5}, country=None)
 
         def fast(query, request=first, at=generation):
             typed = words(query)[:8]
-            return suggest.ranked(typed, _begun(typed), request, at, None)
+            return suggest.ranked(suggestions.current(at), typed, _begun(typed), request, None)
 
         assert fast("тихая гав") is not None and fast("капит") is not None
         assert fast("тихая гав", list_request({"page": 2, "page_size": 5}, country=None)) is None
@@ -107,9 +108,9 @@ def test_the_database_answers_where_memory_must_not(indexed):
         assert fast("солярис 2002") is None and fast("бригада сериал") is None  # a year, a kind: filters
         assert fast("тихая гав", at=generation + 1) is None  # another generation: not made yet
         assert fast("тихоя гавань") == ([], 0)  # a typo: nothing as typed, and the database reads on
-        assert answer(search("тихоя гавань", first, generation)) == answer(
-            search("тихоя гавань", first, generation, fast=False))
-        assert answer(search("тихоя гавань", first, generation))[2] == "тихая гавань"
+        assert answer(search("тихоя гавань", first, generation, index=index)) == answer(
+            search("тихоя гавань", first, generation))
+        assert answer(search("тихоя гавань", first, generation, index=index))[2] == "тихая гавань"
 
 
 def test_a_title_added_or_unpublished_is_seen_at_once(indexed, client):

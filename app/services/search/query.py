@@ -82,7 +82,7 @@ class Reading:
 
 
 def search(query: str, request: ListRequest, generation: int = 0, within: Select[Any] | None = None,
-           fast: bool = True) -> SearchResult:
+           index: suggest.SuggestionIndex | None = None) -> SearchResult:
     """Published contents matching ``query`` and ``request``'s filters, best first, its page of them (cards
     loaded); ``within``: among the contents this query of ids gives only (a viewer's history).
 
@@ -92,7 +92,8 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     corrected («зеракло»); the last one as the start of a word again, the others corrected («тихоя гав»); the other
     layout, corrected; at last every word loosened, for a form the stemmer does not bring back to the title's
     («ворошиловского стрелка»). The first reading of a suggestion (page 1 of a few, no filters) is answered from
-    memory when it can be (``fast``: app/services/search/suggest.py), with the same ids, order and total."""
+    memory when it can be (``index``, the generation's: app/services/search/suggest.py), with the same ids, order
+    and total."""
     typed = words(query)[:MAX_WORDS]
     switched_query = switched_layout(query)
     switched = words(switched_query)[:MAX_WORDS] if switched_query is not None else []
@@ -101,10 +102,10 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
                 (switched, Reading(typos=True, short=False)), (typed, Reading(loose=True))]
     first: SearchResult | None = None
     tried: set[tuple[tuple[str, ...], Reading]] = set()
-    if fast and (answered := suggest.ranked(typed, _begun(typed), request, generation, within)) is not None:
+    if (answered := suggest.ranked(index, typed, _begun(typed), request, within)) is not None:
         ids, total = answered  # the first reading, from memory (app/services/search/suggest.py)
         if total:
-            return SearchResult(Page(suggest.cards(ids, generation), total, request.page, request.page_size), None)
+            return SearchResult(Page(suggest.cards(index, ids), total, request.page, request.page_size), None)
         first = SearchResult(Page([], 0, request.page, request.page_size), None)
         tried.add((tuple(typed), readings[0][1]))
     for asked, reading in readings:

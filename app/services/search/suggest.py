@@ -4,14 +4,14 @@ answered from an index in this process's memory instead of the database, the sam
 same total; the cards are then read by their ids as the database path reads them.
 
 The index is made per database and catalogue generation (app/caching.py), by a background job of this process
-(app/http/background.py), never on a request's path: until it is made for the generation a request sees, the
-database answers. It mirrors the database's rules exactly (what PostgreSQL's ``to_tsvector`` and SQLite's FTS5 hold
-of each field, the typed and prefix terms, ``_named``'s four levels, the fields' weights, the rating, the id) and gives
-the answer up to the database (``None``) wherever it could not be sure to match it: filters, a page past the first, a
-page larger than PAGE_SIZE, a viewer's history, a year or a kind among the words, a word the database's query
-parser reads as an operator («or»), a last word that is a stop word, a publishing boundary passed since it was made,
-a name range too large to read (``MAX_NAMES``). A query it finds nothing for is read on by the database (typos, the
-other layout, …).
+(app/suggestions.py keeps it and has it made), never on a request's path: until it is made for the generation a request
+sees, the database answers. It mirrors the database's rules exactly (what PostgreSQL's ``to_tsvector`` and SQLite's FTS5
+hold of each field, the typed and prefix terms, ``_named``'s four levels, the fields' weights, the rating, the id) and
+gives the answer up to the database (``None``) wherever it could not be sure to match it: filters, a page past the
+first, a page larger than PAGE_SIZE, a viewer's history, a year or a kind among the words, a word the database's query
+parser reads as an operator («or»), a last word that is a stop word, a publishing boundary passed since it was made, a
+name range too large to read (``MAX_NAMES``). A query it finds nothing for is read on by the database (typos, the other
+layout, …).
 
 How: every content is a bit, numbered in the rank's last order (rating, highest first, none last; then the id), so
 that a set of contents is a Python integer; each field keeps, per token, the contents having it (a bit mask for a
@@ -23,16 +23,14 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import datetime
 from typing import Any
 
-from flask import current_app
 from sqlalchemy import func, select, union_all
 
 from app import clock
@@ -100,7 +98,7 @@ class SuggestionIndex:
         return found
 
 
-def ranked(asked: list[str], prefix: bool, request: ListRequest, generation: int,
+def ranked(index: SuggestionIndex | None, asked: list[str], prefix: bool, request: ListRequest,
            within: Any) -> tuple[list[int], int] | None:
     """The ids of the page and the total of ``asked``'s first reading (``prefix``: the last word also as the start of
     a word) from memory, or None where the database must answer."""
@@ -109,17 +107,15 @@ def ranked(asked: list[str], prefix: bool, request: ListRequest, generation: int
     meant = understood(asked)
     if meant.year is not None or meant.series is not None:  # a filter, or the words as typed if it finds nothing
         return None
-    index = current(generation)
     if index is None or (index.valid_until is not None and clock.now() >= index.valid_until):
         return None
     return _ranked(index, asked, prefix, request.page_size)
 
 
-def cards(ids: list[int], generation: int) -> list[Any]:
+def cards(index: SuggestionIndex | None, ids: list[int]) -> list[Any]:
     """The cards of ``ids`` (those public now), in their order: as the database path reads them (app/services/
     catalogue/cards.py ``cards_by_id``), the latest KEPT_CARDS kept with the index, detached from their session (a
     card read under this generation is the same until the generation moves, or the index's ``valid_until``)."""
-    index = current(generation)
     kept = index.cards if index is not None else {}
     found = {i: card for i in ids if (card := kept.get(i)) is not None}
     missing = [i for i in ids if i not in found]
@@ -266,64 +262,12 @@ def _levels(index: SuggestionIndex, searched: list[str], among: int) -> list[int
     return [level for level in found if level is not None]
 
 
-# -- the index, made per database and generation ------------------------------------------------------------------
-
-_lock = threading.Lock()
-_kept_lock = threading.Lock()  # the indexes' kept masks and cards
-_made: dict[str, SuggestionIndex] = {}  # per database: the latest made
-_making: set[tuple[str, int]] = set()
-
-
-def warm(app: Any, say: Callable[[str], object] | None = None) -> None:
-    """Starts making the index of the generation now, when a worker starts (deploy/gunicorn.conf.py): ready before
-    the first suggestion rather than after it. ``say`` is told when it is made."""
-    from app.caching import store
-
-    with app.app_context():
-        if app.config.get("SUGGESTION_INDEX", True):
-            current(store().generation(), say)
-
-
-def current(generation: int, say: Callable[[str], object] | None = None) -> SuggestionIndex | None:
-    """The index of ``generation`` when it is made; else None, and its making is started in the background (once)."""
-    if not current_app.config.get("SUGGESTION_INDEX", True):
-        return None
-    database = db.engine.url.render_as_string()
-    index = _made.get(database)
-    if index is not None and index.generation == generation:
-        return index
-    with _lock:
-        if (database, generation) in _making:
-            return None
-        _making.add((database, generation))
-    from app.http.background import start_job
-
-    def make() -> None:
-        try:
-            began = time.monotonic()
-            made = build(generation)
-            with _lock:
-                _made[database] = made
-            if say is not None:
-                say(f"suggestion index of generation {generation} made: {made.size} contents, "
-                    f"{time.monotonic() - began:.1f} s")
-        finally:
-            with _lock:
-                _making.discard((database, generation))
-
-    start_job(make, f"the suggestion index of generation {generation}")
-    return None
-
-
-def forget() -> None:
-    """Every index dropped (tests)."""
-    with _lock:
-        _made.clear()
+_kept_lock = threading.Lock()  # the indexes' kept masks and cards (a worker's threads share an index)
 
 
 def build(generation: int) -> SuggestionIndex:
     """Reads the search documents into a new index, labelled ``generation`` (read before this: what it reads is at
-    least as new). Its own read; about 100,000 documents a few seconds."""
+    least as new). Its own read (a background job's: app/suggestions.py); 100,000 documents in 7-8 s."""
     database = db.engine.url.render_as_string()
     at = clock.now()
     hidden_ids = set(db.session.scalars(off_schedule()))
@@ -350,7 +294,6 @@ def build(generation: int) -> SuggestionIndex:
                     found = postings[token] = array("i")
                 found.append(position)
         names.extend((name, position) for name in dict.fromkeys((row.names or "").split("|")) if name)
-    db.session.rollback()  # nothing held while the index is made
     size = len(ids)
     names.sort()
     fields = {field: _Field(sorted(postings), {token: _posting(positions, size) for token, positions

@@ -1,0 +1,69 @@
+"""This process's suggestion index (app/services/search/suggest.py): the latest made per database, and its making by
+a background job (app/http/background.py) when a request sees a generation it was not made for, or a worker starts
+(deploy/gunicorn.conf.py). ``SUGGESTION_INDEX`` false: none (the database answers every search)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app
+
+from app.caching import store
+from app.extensions import db
+from app.http.background import start_job
+from app.services.search.suggest import SuggestionIndex, build
+
+_lock = threading.Lock()
+_made: dict[str, SuggestionIndex] = {}  # per database: the latest made
+_making: set[tuple[str, int]] = set()
+
+
+def warm(app: Any, say: Callable[[str], object] | None = None) -> None:
+    """Starts making the index of the generation now, when a worker starts: ready before the first suggestion rather
+    than after it. ``say`` is told when it is made."""
+    with app.app_context():
+        current(store().generation(), say)
+
+
+def current(generation: int, say: Callable[[str], object] | None = None) -> SuggestionIndex | None:
+    """The index of ``generation`` when it is made; else None, and its making is started in the background (once)."""
+    if not current_app.config.get("SUGGESTION_INDEX", True):
+        return None
+    database = db.engine.url.render_as_string()
+    index = _made.get(database)
+    if index is not None and index.generation == generation:
+        return index
+    with _lock:
+        if (database, generation) in _making:
+            return None
+        _making.add((database, generation))
+
+    def make() -> None:
+        try:
+            began = time.monotonic()
+            made = build(generation)
+            keep(made)
+            if say is not None:
+                say(f"suggestion index of generation {generation} made: {made.size} contents, "
+                    f"{time.monotonic() - began:.1f} s")
+        finally:
+            with _lock:
+                _making.discard((database, generation))
+
+    start_job(make, f"the suggestion index of generation {generation}")
+    return None
+
+
+def keep(index: SuggestionIndex) -> None:
+    """``index`` is its database's from now on (the background job; a test that makes one itself)."""
+    with _lock:
+        _made[index.database] = index
+
+
+def forget() -> None:
+    """Every index dropped (tests)."""
+    with _lock:
+        _made.clear()
