@@ -24,8 +24,11 @@ _making: set[tuple[str, int]] = set()
 def warm(app: Any, say: Callable[[str], object] | None = None) -> None:
     """Starts making the index of the generation now, when a worker starts: ready before the first suggestion rather
     than after it. ``say`` is told when it is made."""
-    with app.app_context():
-        current(store().generation(), say)
+    try:
+        with app.app_context():
+            current(store().generation(), say)
+    except Exception:  # a warm-up never stops a worker: the first search starts it again
+        app.logger.exception("the suggestion index could not be started")
 
 
 def current(generation: int, say: Callable[[str], object] | None = None) -> SuggestionIndex | None:
