@@ -63,6 +63,8 @@ class Settings:
     # documents per generation, made in the background (about 50 MB at 100,000 titles), and answers the first page of
     # a few search results from it; False: the database answers every search.
     SUGGESTION_INDEX: bool = True
+    # ... made again at most once per this many seconds after the catalogue changes (the database answers meanwhile).
+    SUGGESTION_REBUILD_SECONDS: float = 30.0
     # The catalogue's part of a player page (app/snapshots.py), kept under the catalogue's generation.
     CATALOGUE_CACHE_SECONDS: int = 300
     SHARED_STALE_SECONDS: int = 300

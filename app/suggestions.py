@@ -1,6 +1,8 @@
 """This process's suggestion index (app/services/search/suggest.py): the latest made per database, and its making by
 a background job (app/http/background.py) when a request sees a generation it was not made for, or a worker starts
-(deploy/gunicorn.conf.py). ``SUGGESTION_INDEX`` false: none (the database answers every search)."""
+(deploy/gunicorn.conf.py): one at a time, and at most one every SUGGESTION_REBUILD_SECONDS (a making costs seconds of
+CPU at 100,000 titles; an editor saving title after title must not keep every worker making indexes), the database
+answering meanwhile. ``SUGGESTION_INDEX`` false: none (the database answers every search)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from app.services.search.suggest import SuggestionIndex, build
 _lock = threading.Lock()
 _made: dict[str, SuggestionIndex] = {}  # per database: the latest made
 _making: set[tuple[str, int]] = set()
+_began: dict[str, float] = {}  # per database: when its latest making began (time.monotonic())
 
 
 def warm(app: Any, say: Callable[[str], object] | None = None) -> None:
@@ -40,9 +43,12 @@ def current(generation: int, say: Callable[[str], object] | None = None) -> Sugg
     if index is not None and index.generation == generation:
         return index
     with _lock:
-        if (database, generation) in _making:
-            return None
+        if (database, generation) in _making or any(making[0] == database for making in _making):
+            return None  # one making per database at a time: the next search after it starts the latest's
+        if time.monotonic() - _began.get(database, -1e9) < float(current_app.config["SUGGESTION_REBUILD_SECONDS"]):
+            return None  # made a moment ago: a burst of edits costs one making per interval, the database answers
         _making.add((database, generation))
+        _began[database] = time.monotonic()
 
     def make() -> None:
         try:
@@ -70,3 +76,4 @@ def forget() -> None:
     """Every index dropped (tests)."""
     with _lock:
         _made.clear()
+        _began.clear()

@@ -142,3 +142,25 @@ def test_a_title_added_or_unpublished_is_seen_at_once(indexed, client):
         made(indexed)
     assert suggested("зеленоглаз") == ["Зеленоглазое такси"]  # and the new index alike
     assert "Тихая гавань" not in suggested("тихая гав")
+
+
+def test_a_burst_of_changes_makes_the_index_once_per_interval(indexed):
+    from app.http.background import drain_jobs
+
+    indexed.config["SUGGESTION_REBUILD_SECONDS"] = 3600
+    with indexed.test_request_context():
+        first = store().generation()
+        assert suggestions.current(first) is None  # its making starts in the background
+        drain_jobs()
+        assert suggestions.current(first).generation == first
+        invalidate_catalogue()  # an editor's save
+        drain_jobs()
+        later = store().generation()
+        assert later != first
+        assert suggestions.current(later) is None and not suggestions._making  # within the interval: none started
+        drain_jobs()
+        assert suggestions.current(later) is None  # the database answers meanwhile
+        indexed.config["SUGGESTION_REBUILD_SECONDS"] = 0
+        assert suggestions.current(later) is None
+        drain_jobs()
+        assert suggestions.current(later).generation == later
