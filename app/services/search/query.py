@@ -22,7 +22,6 @@ the rules with examples.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -53,7 +52,7 @@ from app.services.catalogue.paging import Page
 from app.services.catalogue.publishing import off_schedule, public
 from app.services.search import suggest
 from app.services.search.index import STEMS
-from app.services.search.text import fold, stem, words
+from app.services.search.text import CYRILLIC, fold, stem, words
 from app.services.search.understanding import switched_layout, understood
 
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
@@ -62,7 +61,6 @@ MAX_WORDS = 8
 PREFIX_LETTERS = 3  # a last word read as the start of a word: from this many letters
 MIN_TYPO = 4  # a word is corrected from this many letters
 SHORT_TYPO = 3  # a shorter one (from this many) only when a single indexed word is one edit from it
-CYRILLIC = re.compile(r"[а-я]")
 
 
 @dataclass(frozen=True)

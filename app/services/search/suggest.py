@@ -40,7 +40,7 @@ from app.services.catalogue.cards import cards_by_id
 from app.services.catalogue.filters import ListRequest
 from app.services.catalogue.publishing import aware, off_schedule, public
 from app.services.search.index import STEMS
-from app.services.search.text import fold, stem, words
+from app.services.search.text import CYRILLIC, fold, stem, words
 from app.services.search.understanding import understood
 
 PAGE_SIZE = 10  # the largest page answered from memory
@@ -48,7 +48,6 @@ MAX_NAMES = 20_000  # a rank level whose names range is larger than this goes to
 FIELDS = ("title", "original", "people", "description")  # query.py's WEIGHTS' order: weights 8, 4, 2, 1
 SIMPLE = "original"  # the field matched folded, word for word (PostgreSQL's simple configuration)
 DENSE = 32  # a token on more than 1/DENSE of the contents is kept as a bit mask (no larger than its positions)
-CYRILLIC = re.compile(r"[а-я]")  # query.py's
 OPERATORS = frozenset({"or"})  # what websearch_to_tsquery reads as an operator, not a word
 KEPT_CARDS = 5000  # the cards of the latest contents suggested (about 2 kB each)
 KEPT_MASKS = 512  # the masks of the latest tokens and prefixes asked (12.5 kB each at 100,000 titles, at most)

@@ -20,7 +20,7 @@ from app.models.slugs import transliterate
 
 STOPWORDS = Path(__file__).resolve().parents[2] / "data" / "stopwords"
 _WORD = re.compile(r"[a-zа-я]+|[0-9]+")  # letters and digits apart: «Т-34» and «т34» are the same two words
-_CYRILLIC = re.compile(r"[а-я]")
+CYRILLIC = re.compile(r"[а-я]")  # a word of the Cyrillic alphabet (query.py, suggest.py)
 _local = threading.local()  # snowballstemmer's stemmers keep state between calls: one per thread
 
 
@@ -60,7 +60,7 @@ def stems(text: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A word's lexeme, or "" for a stop word (digits stay as they are)."""
-    cyrillic = bool(_CYRILLIC.search(word))
+    cyrillic = bool(CYRILLIC.search(word))
     if word in (_stopwords("russian") if cyrillic else _stopwords("english")):
         return ""
     if word.isdigit():
