@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from playwright.sync_api import Frame, Locator, Page, expect
+from playwright.sync_api import Browser, Frame, Locator, Page, expect
 
 T = TypeVar("T")
 
@@ -209,3 +209,17 @@ def master_address(page: Page) -> str:
     return page.evaluate("""() => { const c = JSON.parse(document.getElementById('player-context').textContent);
       const e = c.episodes.find((x) => x.id === c.episodeId);
       return new URL(e.m3u8MasterFilePath, document.baseURI).href; }""")
+
+
+def signed_in_admin(browser: Browser, origin: str, email: str, password: str, **options: object) -> Page:
+    """A page of a new browser context signed in to the admin at ``origin`` (its errors watched: ``page.errors``)."""
+    from tests.browser.conftest import watch_errors
+
+    context = browser.new_context(locale="ru-RU", **options)  # type: ignore[arg-type]
+    page = watch_errors(context.new_page())
+    page.goto(f"{origin}/admin/session/")
+    page.fill("input[name=email]", email)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(f"{origin}/admin/")
+    return page

@@ -20,7 +20,8 @@ from app.extensions import db
 from app.models import AdCreative, AdMediaFile, AuditAction, AuditEntry, Role
 from app.services.accounts.accounts import create_account
 from app.transaction import transaction
-from tests.browser.conftest import serving, watch_errors
+from tests.browser.conftest import serving
+from tests.browser.helpers import signed_in_admin
 
 PASSWORD = "a long enough passphrase"
 EMAIL = "admin@example.com"
@@ -71,14 +72,7 @@ def pages(app: Flask) -> list[str]:
 
 
 def signed_in_page(browser: Browser, origin: str, **options: object) -> Page:
-    context = browser.new_context(locale="ru-RU", **options)  # type: ignore[arg-type]
-    page = watch_errors(context.new_page())
-    page.goto(f"{origin}/admin/session/")
-    page.fill("input[name=email]", EMAIL)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page).to_have_url(f"{origin}/admin/")
-    return page
+    return signed_in_admin(browser, origin, EMAIL, PASSWORD, **options)
 
 
 def axe_violations(page: Page) -> list[dict]:

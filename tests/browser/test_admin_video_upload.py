@@ -25,7 +25,8 @@ from app.models.jobs import Job
 from app.services import jobs
 from app.services.accounts.accounts import create_account
 from app.transaction import transaction
-from tests.browser.conftest import serving, watch_errors
+from tests.browser.conftest import serving
+from tests.browser.helpers import signed_in_admin
 
 PASSWORD = "a long enough passphrase"
 CHUNK = 524_288
@@ -50,17 +51,11 @@ def upload_server(make_database: Callable[[str], str],
 
 @pytest.fixture
 def editor_page(browser: Browser, upload_server: tuple[Flask, str]) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="ru-RU")
-    page = watch_errors(context.new_page())
     _, origin = upload_server
-    page.goto(f"{origin}/admin/")
-    page.fill("input[name=email]", "editor@example.com")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page).to_have_url(f"{origin}/admin/")
+    page = signed_in_admin(browser, origin, "editor@example.com", PASSWORD, viewport={"width": 1280, "height": 800})
     yield page
     assert page.errors == []  # type: ignore[attr-defined]
-    context.close()
+    page.context.close()
 
 
 def episodes(app: Flask) -> list[tuple[int, int]]:

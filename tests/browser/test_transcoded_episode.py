@@ -37,6 +37,7 @@ from tests.browser.helpers import (
     open_settings,
     poll,
     radio_labels,
+    signed_in_admin,
     start,
     wait_until_playing,
 )
@@ -95,13 +96,7 @@ def transcoded(make_database: Any, assets_built: Path, tmp_path_factory: pytest.
 def uploaded(browser: Browser, origin: str, content_id: int, episode_id: int, video: Path) -> int:
     """The editor's way in: signed in, the episode's row on its title's page, «Загрузить видео», the file; the id of
     the job the finished upload made."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="ru-RU")
-    page = context.new_page()
-    page.goto(f"{origin}/admin/")
-    page.fill("input[name=email]", EDITOR)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page).to_have_url(f"{origin}/admin/")
+    page = signed_in_admin(browser, origin, EDITOR, PASSWORD, viewport={"width": 1280, "height": 800})
     page.goto(f"{origin}/admin/content/edit/?id={content_id}")
     page.locator(f"a[data-video-upload][href$='/episode/{episode_id}/']").click()
     expect(page.locator("#video-upload")).to_have_attribute("data-ready", "true")
@@ -112,7 +107,8 @@ def uploaded(browser: Browser, origin: str, content_id: int, episode_id: int, vi
     assert received == video.stat().st_size
     link = page.locator("[data-episode-job] a[data-job-link]")
     job_id = int(link.inner_text().split("№")[1])
-    context.close()
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
     return job_id
 
 
