@@ -151,6 +151,22 @@ def test_a_form_the_stemmer_misses_is_found_loosened_when_nothing_else_is(app, c
     assert find(client, "абракадабра")["items"] == []  # nothing starts with «абракада…» either
 
 
+def test_a_form_is_found_by_its_dictionary_form_where_a_vowel_drops_out(app, client, demo_catalogue):
+    """Issue 34: «отца» is a form of «отец» and «льва» of «лев» (the dictionary's), which Snowball leaves as «отц» and
+    «льва», and which are too short to loosen: when no earlier reading finds anything, the words are read in their
+    dictionary forms; that is no correction (``corrected`` null)."""
+    with app.app_context():
+        with transaction():
+            db.session.get(Content, 4).title = "Крёстный отец"
+            db.session.get(Content, 5).title = "Король Лев"
+            reindex([4, 5])
+        invalidate_catalogue()
+    for query, title in (("крёстного отца", "Крёстный отец"), ("короля льва", "Король Лев"),
+                         ("крестного отца", "Крёстный отец")):
+        answer = find(client, query)
+        assert (titles(answer), answer["corrected"]) == ([title], None), query
+
+
 def test_a_short_word_is_corrected_only_where_one_word_alone_is_that_near(app, client, demo_catalogue):
     """Issue 34: «лса» is one edit from «лиса» and from no other indexed word: corrected; «кут» is one edit from both
     «кот» and «кит»: left as typed, which finds nothing."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.services.search.understanding import Understood, switched_layout, understood
+from app.services.search.understanding import Understood, dictionary_form, switched_layout, understood
 
 
 def test_a_query_wholly_on_one_layout_is_switched_to_the_other():
@@ -26,3 +26,13 @@ def test_a_year_and_a_kind_beside_other_words_are_understood():
     assert understood(["сериал"]) == Understood(["сериал"])
     assert understood(["москва", "1850"]).year is None  # not a year of a film
     assert understood(["9", "рота"]).year is None
+
+
+def test_a_word_is_read_in_its_dictionary_form_when_the_dictionary_knows_it():
+    # A vowel that drops out, and another root: forms whose stem Snowball does not bring back to the title's.
+    assert [dictionary_form(word) for word in ("отца", "льва", "телёнка", "пса", "людей")] == [
+        "отец", "лев", "телёнок", "пёс", "человек"]
+    assert dictionary_form("короля") == "король"
+    # Words the dictionary does not know, and what is not a Russian word, stay as typed.
+    assert [dictionary_form(word) for word in ("леген", "челов", "godfather", "т34", "")] == [
+        "леген", "челов", "godfather", "т34", ""]

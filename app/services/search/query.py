@@ -8,7 +8,8 @@ the rules with examples.
    spelled alike), the names of its people, its description.
 2. The readings of a query (``search``), the first that finds something answering: as typed with the last word also
    as the start of a word; on the other keyboard layout; with typos corrected; the last word as a start again, the
-   others corrected; the other layout, corrected. A year or a kind of title among the words filters (``_meant``).
+   others corrected; the other layout, corrected; in dictionary forms; loosened. A year or a kind of title among the
+   words filters (``_meant``).
 3. A typo: a word of 4 letters or more that no indexed word has becomes the nearest indexed word of its alphabet
    (optimal string alignment distance, at most 1, or 2 from 7 letters; ties to the commoner word, then the
    alphabet), from the word list in memory, the same on both databases; a word of 3 letters only when a single
@@ -53,7 +54,7 @@ from app.services.catalogue.publishing import off_schedule, public
 from app.services.search import suggest
 from app.services.search.index import STEMS
 from app.services.search.text import CYRILLIC, fold, stem, words
-from app.services.search.understanding import switched_layout, understood
+from app.services.search.understanding import dictionary_form, switched_layout, understood
 
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
 CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "description": "russian"}  # as migrated
@@ -77,6 +78,7 @@ class Reading:
     typos: bool = False  # unknown words corrected (all but a last word read as a start)
     loose: bool = False  # every Cyrillic word as the start of its stem less two letters (``_loosened``)
     short: bool = True  # a 3-letter word corrected too (never on the other layout: gibberish has near short words)
+    forms: bool = False  # the words are the typed ones' dictionary forms (not a correction: ``corrected`` stays null)
 
 
 def search(query: str, request: ListRequest, generation: int = 0, within: Select[Any] | None = None,
@@ -88,16 +90,17 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     also as the start of a word (a viewer still typing: «тихая гав», «закры»; from PREFIX_LETTERS letters on); the
     same typed on the other keyboard layout (app/services/search/understanding.py); its words whole with their typos
     corrected («зеракло»); the last one as the start of a word again, the others corrected («тихоя гав»); the other
-    layout, corrected; at last every word loosened, for a form the stemmer does not bring back to the title's
-    («ворошиловского стрелка»). The first reading of a suggestion (page 1 of a few, no filters) is answered from
-    memory when it can be (``index``, the generation's: app/services/search/suggest.py), with the same ids, order
-    and total."""
+    layout, corrected; the words in their dictionary forms («крёстного отца» as «крёстный отец»: a form the stemmer
+    does not bring back to the title's); at last every word loosened («ворошиловского стрелка»). The first reading
+    of a suggestion (page 1 of a few, no filters) is answered from memory when it can be (``index``, the
+    generation's: app/services/search/suggest.py), with the same ids, order and total."""
     typed = words(query)[:MAX_WORDS]
     switched_query = switched_layout(query)
     switched = words(switched_query)[:MAX_WORDS] if switched_query is not None else []
     readings = [(typed, Reading(prefix=_begun(typed))), (switched, Reading(prefix=_begun(switched))),
                 (typed, Reading(typos=True)), (typed, Reading(prefix=_begun(typed), typos=True)),
-                (switched, Reading(typos=True, short=False)), (typed, Reading(loose=True))]
+                (switched, Reading(typos=True, short=False)), (_dictionary_forms(typed), Reading(forms=True)),
+                (typed, Reading(loose=True))]
     first: SearchResult | None = None
     tried: set[tuple[tuple[str, ...], Reading]] = set()
     if (answered := suggest.ranked(index, typed, _begun(typed), request, within)) is not None:
@@ -112,9 +115,18 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
         tried.add((tuple(asked), reading))
         result = _meant(asked, request, generation, within, reading)
         if result.page.total:
-            return result if asked is typed else SearchResult(result.page, result.corrected or " ".join(asked))
+            if asked is typed or reading.forms:
+                return result
+            return SearchResult(result.page, result.corrected or " ".join(asked))
         first = first or result
     return first or SearchResult(Page([], 0, request.page, request.page_size), None)
+
+
+def _dictionary_forms(typed: list[str]) -> list[str]:
+    """The words in their dictionary forms («крёстного отца» «крёстный отец», «короля льва» «король лев»); none when
+    that changes no word's stem (the reading would be the first one again)."""
+    forms = [dictionary_form(word) for word in typed]
+    return forms if [stem(form) for form in forms] != [stem(word) for word in typed] else []
 
 
 def _begun(asked: list[str]) -> bool:
