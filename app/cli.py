@@ -26,8 +26,11 @@ DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"  # the sitemaps' addresses withou
               f"{DEVELOPMENT_BASE_URL}].")
 def sitemap_generate_command(base_url: str | None) -> None:
     """Generate every sitemap file and the index, and make them live at once (after the catalogue changed; from
-    cron, say hourly)."""
+    cron, say hourly), at the lower CPU priority of background work (BACKGROUND_NICE)."""
+    from app.jobs.worker import lower_priority
+
     batch()
+    lower_priority(int(current_app.config["BACKGROUND_NICE"]))
     if not generate_sitemaps(base_url):
         raise click.exceptions.Exit(1)
 

@@ -260,6 +260,10 @@ class Settings:
     JOB_RETRY_SECONDS: float = 10.0
     JOB_PROGRESS_SECONDS: float = 0.5
     JOB_FILES_DIR: str = str(INSTANCE_DIR / "jobs")
+    # How much lower than the web workers' the CPU priority of background work is (os.nice): the job worker (the
+    # sitemaps asked from the admin or the API, imports, transcoding and its ffmpeg) and `flask sitemap generate`, so
+    # that on a machine they share the requests come first. 0: the same.
+    BACKGROUND_NICE: int = 10
     # The catalogue import's upload in the admin (app/admin/imports.py): the largest file taken (JSON Lines or CSV).
     CATALOGUE_IMPORT_MAX_BYTES: int = 64 * 1_048_576
     # The transcoding job (app/jobs/transcode.py, docs/video-transcoding.md): Debian's ffmpeg makes an episode's HLS

@@ -28,6 +28,7 @@ from app import create_app
 from app.config import PROJECT_ROOT, normalise_database_url
 from app.database import batch_statements
 from app.extensions import db, limiter
+from app.jobs.queue import broker_of
 from tests.mailbox import Mailbox, start_smtp
 
 ASSETS_DIR = PROJECT_ROOT / "app" / "static" / "dist"
@@ -167,7 +168,7 @@ def app(worker_app: tuple[Flask, dict[str, Any], dict[str, Any]], tmp_path: Path
     from app.http.mail import drain
 
     drain()  # what runs after an answer (a restore's code and mail) is done before the tables are emptied
-    drain_jobs()  # and the jobs a request started (a sitemaps' generation)
+    drain_jobs()  # and the work a request started on its thread (a refresh of the facets)
     with app.app_context():
         # TRUNCATE waits for every table's lock (an autovacuum yields only after deadlock_timeout): on a loaded CI
         # machine that passed the requests' 1.5 s deadline, which is the service's, not this clean-up's
@@ -175,6 +176,7 @@ def app(worker_app: tuple[Flask, dict[str, Any], dict[str, Any]], tmp_path: Path
         empty_tables()
         db.session.remove()
         db.engine.dispose()  # the requests' deadlines again, on new connections
+    broker_of(app).huey.flush()  # the queue's messages a test left (no worker takes them here): their rows are gone
 
 
 @pytest.fixture

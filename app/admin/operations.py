@@ -13,11 +13,10 @@ from flask_admin.form import SecureForm
 from app.admin.access import Guarded, signed_in
 from app.caching import NAMED_CACHES, store
 from app.extensions import db
-from app.http.background import start_job
 from app.http.urls import public_base
 from app.jobs import sitemaps as sitemap_job
 from app.models import Role
-from app.services.seo import sitemap_entries, sitemaps
+from app.services.seo import sitemaps
 
 log = logging.getLogger(__name__)
 
@@ -50,14 +49,15 @@ class OperationsView(Guarded, BaseView):
         if not OperationForm(request.form).validate():
             flash("Форма устарела: нажмите кнопку ещё раз.", "error")
             return redirect(url_for(".index"))
-        if sitemaps.running(sitemaps.generation(db.session)):
-            flash(f"Карта сайта не собрана: {sitemaps.generation_running().message}", "error")
+        try:
+            sitemap_job.queue_generation(db.session, current_app._get_current_object(),  # type: ignore[attr-defined]
+                                         public_base(), account_id=_who())
+        except sitemaps.GenerationRunning as running:
+            flash(f"Карта сайта не собрана: {running.message}", "error")
             return redirect(url_for(".index"))
-        settings = sitemap_entries.sitemap_config(current_app.config, public_base())
-        start_job(lambda: sitemap_job.generate(db.session, settings), "the sitemaps' generation (the admin)")
-        log.info("sitemaps' generation started from the admin by account %s", _who())
-        flash("Карта сайта собирается: на большом каталоге это займёт до минуты. Обновите страницу, чтобы увидеть "
-              "итог.", "success")
+        log.info("sitemaps' generation queued from the admin by account %s", _who())
+        flash("Карта сайта собирается обработчиком задач: на большом каталоге это займёт до минуты. Ход и итог — в "
+              "задачах; обновите страницу, чтобы увидеть новую карту.", "success")
         return redirect(url_for(".index"))
 
 

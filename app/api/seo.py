@@ -28,14 +28,14 @@ from app.api.decorators import require_role
 from app.api.docs import NO_STORE, answers
 from app.clock import now
 from app.extensions import db
-from app.http.background import start_job
+from app.http.tokens import current_account_id
 from app.http.urls import absolute_url, public_base
 from app.jobs import sitemaps as sitemap_job
 from app.models import Role
 from app.models.ids import MAX_ID, storable_id
 from app.schemas.seo import SitemapMetaSchema
 from app.services.errors import NotFound
-from app.services.seo import sitemap_entries, sitemaps
+from app.services.seo import sitemaps
 
 blp = Blueprint("seo", __name__, description="robots.txt, the sitemaps (with Google's video extension) and their "
                                              "generation")
@@ -123,15 +123,14 @@ def sitemap_meta() -> Any:
 @blp.response(202, SitemapMetaSchema)
 @answers(blp, 401, 403, 409)
 def generate_sitemap() -> Any:
-    """Starts regenerating every sitemap file, for this service's public address, and answers at once (202) with the
-    live generation and the new one's start (``runningSince``); 409 while another generation runs. A bearer token in
+    """Queues regenerating every sitemap file, for this service's public address, for the job worker (a job
+    «Карта сайта» in the admin's jobs), and answers at once (202) with the live generation and the new one's start
+    (``runningSince``); 409 while another generation runs or waits. A bearer token in
     the Authorization header only, never the cookie: a link on another site could otherwise make an administrator's
     browser start it. The files change for every reader at once when it is done: ``GET /debug/meta/sitemap.xml``."""
     current = sitemaps.generation(db.session)
-    if sitemaps.running(current):
-        raise sitemaps.generation_running()
-    settings = sitemap_entries.sitemap_config(current_app.config, public_base())
-    start_job(lambda: sitemap_job.generate(db.session, settings), "the sitemaps' generation")
+    sitemap_job.queue_generation(db.session, current_app._get_current_object(),  # type: ignore[attr-defined]
+                                 public_base(), account_id=current_account_id())
     return replace(current, running_since=now()), NO_STORE
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.jobs import catalogue_import, detect_intro, probe, transcode, transcode_ad
+from app.jobs import catalogue_import, detect_intro, probe, sitemaps, transcode, transcode_ad
 from app.jobs.context import JobContext, Outcome
 
 Kind = Callable[[JobContext], Outcome]
@@ -16,6 +16,7 @@ KINDS: dict[str, Kind] = {
     transcode.KIND: transcode.run,
     detect_intro.KIND: detect_intro.run,
     transcode_ad.KIND: transcode_ad.run,
+    sitemaps.KIND: sitemaps.run,
 }
 LABELS: dict[str, str] = {
     "probe": "Проверка очереди",
@@ -23,4 +24,5 @@ LABELS: dict[str, str] = {
     transcode.KIND: transcode.LABEL,
     detect_intro.KIND: detect_intro.LABEL,
     transcode_ad.KIND: transcode_ad.LABEL,
+    sitemaps.KIND: sitemaps.LABEL,
 }

@@ -5,7 +5,12 @@ live in one transaction. A job owns its transactions, as a request does (app/tra
 it writes with are app/services/seo/.
 
 Generation streams: contents in keyset batches of ``BATCH`` (three queries a batch: the contents, their episodes,
-their availability rules), each <url> serialized into the file under way."""
+their availability rules), each <url> serialized into the file under way.
+
+Asked from the API or the admin, a generation is a job of the queue (``queue_generation``, the kind ``run``): the
+worker process runs it (app/jobs/worker.py, at a lower CPU priority), never a web worker's thread, where its seconds
+of CPU would hold the interpreter from that worker's requests. ``flask sitemap generate`` (cron) runs it in its own
+process."""
 
 from __future__ import annotations
 
@@ -23,8 +28,12 @@ from sqlalchemy.engine import CursorResult
 
 from app.clock import now as clock_now
 from app.database import dialect_insert
+from app.jobs.context import JobContext, JobFailed, Outcome
+from app.jobs.queue import Application, send_after_commit
 from app.models.sitemaps import STATE_ID, SitemapFile, SitemapState
-from app.services.seo.sitemap_entries import BATCH, AnySession, SitemapConfig, entries
+from app.services import jobs
+from app.services.errors import Conflict
+from app.services.seo.sitemap_entries import BATCH, AnySession, SitemapConfig, entries, sitemap_config
 from app.services.seo.sitemaps import (
     GZIP_LEVEL,
     INDEX,
@@ -33,13 +42,19 @@ from app.services.seo.sitemaps import (
     FileInfo,
     FileWriter,
     Generation,
+    GenerationRunning,
     UrlSerializer,
+    generation,
     generation_running,
     index_document,
+    running,
     sitemap_loc,
 )
 
 log = logging.getLogger(__name__)
+KIND = SUBJECT = "sitemaps"  # the job's kind, and its subject: one generation queued or running at a time
+LABEL = "Карта сайта"
+PROGRESS_EVERY = 1000  # URLs between reports of a job's progress
 
 
 class _Run:
@@ -119,11 +134,42 @@ def _insert_missing_state(session: AnySession) -> None:
     session.execute(dialect_insert(session, SitemapState.__table__).values(id=STATE_ID).on_conflict_do_nothing())
 
 
+def queue_generation(session: AnySession, app: Application, base_url: str, *, account_id: int | None) -> None:
+    """A generation of the files for ``base_url`` queued for the job worker (sent once the request commits);
+    GenerationRunning while one runs (a job's, or ``flask sitemap generate``'s) or waits in the queue."""
+    if running(generation(session)):
+        raise generation_running()
+    try:
+        job = jobs.create(session, KIND, {"base_url": base_url}, now=clock_now(), account_id=account_id,
+                          subject=SUBJECT, message="Ждёт обработчика.")
+    except Conflict:
+        raise generation_running() from None
+    send_after_commit(app, job.id)
+
+
+def run(context: JobContext) -> Outcome:
+    """The job kind: a generation for the address the request that queued it named, reporting the URLs written."""
+    from app.extensions import db
+
+    config = sitemap_config(context.config, str(context.params["base_url"]))
+    try:
+        made = generate(db.session, config, progress=context.progress)
+    except GenerationRunning:
+        raise JobFailed("Карту сайта уже собирает другой запуск (flask sitemap generate).") from None
+    finally:
+        db.session.remove()
+    return Outcome(f"Карта сайта собрана: адресов {made.url_count}, файлов {len(made.files)}, "
+                   f"{(made.duration_ms or 0) / 1000:.1f} с.",
+                   {"url_count": made.url_count, "file_count": len(made.files), "duration_ms": made.duration_ms})
+
+
 def generate(session: AnySession, config: SitemapConfig, *, batch: int = BATCH,
-             now: Callable[[], datetime] = clock_now) -> Generation:
+             now: Callable[[], datetime] = clock_now,
+             progress: Callable[[int, int | None], object] | None = None) -> Generation:
     """Generates every file and the index and makes them live at once; raises GenerationRunning when another
     generation holds the lock. The statements: a few for the lock and the swap, three per ``batch`` contents, one
-    insert per file."""
+    insert per file. ``progress(urls, None)`` is told every PROGRESS_EVERY URLs (a job's report, which may stop it:
+    the lock is freed and the live files stay)."""
     started = time.monotonic()
     run = _Run(session, config.base_url, now)
     run.acquire()
@@ -152,6 +198,8 @@ def generate(session: AnySession, config: SitemapConfig, *, batch: int = BATCH,
             current.urls += 1
             urls += 1
             videos += len(entry.videos)
+            if progress is not None and urls % PROGRESS_EVERY == 0:
+                progress(urls, None)
         if current is not None:
             close(current)
         serializer.close()

@@ -15,6 +15,7 @@ stops the worker at once, its running jobs queued again; SIGINT (Ctrl-C) lets th
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 import time
@@ -40,6 +41,7 @@ def work(app: queue.Application) -> None:
     # a parent that waits for its stop signals with sigwait (deploy/production.py) hands them on blocked
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
     config = app.config
+    lower_priority(int(config["BACKGROUND_NICE"]))
     with app.app_context():
         batch_statements(app, db.engine)  # type: ignore[arg-type]  # a job's statements take as long as they take
     recover(app)
@@ -59,6 +61,13 @@ def work(app: queue.Application) -> None:
         given = give_back_running(app)
         if given:
             log.info("job worker: stopped; jobs %s queued again", given)
+
+
+def lower_priority(nice: int) -> None:
+    """This process (and the ffmpeg it starts) yields the CPU to the web workers by ``nice`` (BACKGROUND_NICE)."""
+    if nice > 0:
+        os.nice(nice)
+        log.info("background work at nice %s", os.nice(0))
 
 
 def recover(app: queue.Application) -> None:

@@ -15,9 +15,9 @@ from lxml import etree
 from app.caching import store
 from app.demo.ads import encode_creative
 from app.extensions import db
-from app.http.background import drain_jobs
 from app.models import AdCreative, AdPlacement, AdPosition, AdTrackingHit, Role
 from tests.admin.helpers import csrf_of, field_errors, flashes, page, post_form
+from tests.queued import work_off_queue
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +119,7 @@ def test_an_administrator_clears_the_caches_and_regenerates_the_sitemaps(
     response = post_form(admin, "/admin/operations/generate-sitemaps", {}, form_url="/admin/operations/")
     said = flashes(admin.get("/admin/operations/"))
     assert any(message.startswith("Карта сайта собирается") for message in said), said  # at once, not after it
-    drain_jobs()
+    assert len(work_off_queue(app)) == 1  # a job of the worker's
     assert app.test_client().get("/sitemap.xml").status_code == 200
     assert "Собрана" in page(admin.get("/admin/operations/")).xpath("//p[@id='sitemap']/text()")[0]
     refused = admin.post("/admin/operations/clear-caches")  # no token
