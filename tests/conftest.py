@@ -50,6 +50,21 @@ def own_rate_limits() -> Iterator[None]:
             os.environ[name] = value
 
 
+@pytest.fixture(scope="session", autouse=True)
+def background_at_the_tests_priority() -> Iterator[None]:
+    """Background work at the tests' own CPU priority (BACKGROUND_NICE 0): a command a test runs in its own process
+    (``flask sitemap generate``) would otherwise lower the test process's for good, and the job tests' workers, with
+    heartbeats 25 times production's, could miss them on a loaded machine. tests/jobs/test_sitemaps_job.py starts a
+    worker at a nice of its own and checks it."""
+    previous = os.environ.get("BACKGROUND_NICE")
+    os.environ["BACKGROUND_NICE"] = "0"
+    yield
+    if previous is None:
+        os.environ.pop("BACKGROUND_NICE", None)
+    else:
+        os.environ["BACKGROUND_NICE"] = previous
+
+
 @pytest.fixture(autouse=True)
 def own_test_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """And each test's applications count from zero and start with an empty cache. Flask-Limiter's module-level

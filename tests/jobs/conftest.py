@@ -26,10 +26,8 @@ from app.services import jobs
 from app.transaction import transaction
 
 FLASK = str(PROJECT_ROOT / ".venv" / "bin" / "flask")
-# Heartbeats 25 times production's: a worker at a lower CPU priority (BACKGROUND_NICE) on a loaded CI machine could
-# miss them and be taken for dead, so these run at the tests' own; tests/jobs/test_sitemaps_job.py checks the nice.
 TIMINGS = {"JOB_HEARTBEAT_SECONDS": 0.2, "JOB_STALE_SECONDS": 1.5, "JOB_RETRY_SECONDS": 0.2,
-           "JOB_PROGRESS_SECONDS": 0.05, "QUEUE_POLL_SECONDS": 0.1, "JOB_MAX_ATTEMPTS": 2, "BACKGROUND_NICE": 0}
+           "JOB_PROGRESS_SECONDS": 0.05, "QUEUE_POLL_SECONDS": 0.1, "JOB_MAX_ATTEMPTS": 2}
 
 
 def free_redis_url() -> str | None:
