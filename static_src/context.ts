@@ -70,6 +70,9 @@ export interface PlayerContext {
   config: RuntimeConfig;
 }
 
+/** What the console says when the runtime config names no ad list (spec §7: the film then plays without ads). */
+export const AD_LIST_MISSING = 'ENV_AD_LIST_URL is not defined';
+
 export function readContext(doc: Document = document): PlayerContext | null {
   const blob = doc.getElementById('player-context');
   if (!blob?.textContent) return null;

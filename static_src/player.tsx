@@ -4,13 +4,11 @@
 // the shell then, or after the first frame when playback has started.
 
 import { recordAnalytics } from './analytics/record';
-import { AD_LIST_MISSING, adListFor, adRequestHeaders, fetchAdList } from './ads/list';
 import { createApiClient, progressApi } from './api/client';
 import { pageFingerprint, prepareFingerprint } from './api/fingerprint';
-import { readContext } from './context';
+import { AD_LIST_MISSING, readContext } from './context';
 import { connectParent } from './embed/bridge';
 import { parentRequestHeaders } from './embed/requestHeaders';
-import { setLanguage } from './i18n';
 import { PlayerController } from './player/controller';
 import { preloadEngine } from './player/engine';
 import { DEFAULTS, applyTimings } from './core/defaults';
@@ -73,7 +71,6 @@ function boot(): void {
   const context = readContext();
   if (!container || !root || !context || container.dataset.state === 'error') return; // server screens stay
   applyTimings(context.config.timings); // the test suite's (PLAYER_TEST_TIMINGS); nothing in production
-  setLanguage(document.documentElement.lang || 'ru');
 
   // The first frame's path starts now, before the first paint, and writes nothing to the document: the <video> is
   // created detached (hls.js and MSE need no layout) and joins the page once the shell has painted.
@@ -86,17 +83,21 @@ function boot(): void {
   const analytics = recordAnalytics(context, controller); // spec §7: records from now, sends after the first frame
   // Ads (a lazy chunk): the first start plays once the pre-roll is over; the episode loads underneath it once the ad's
   // first frame is out, and hls.js is evaluated only then (the page preloads the ad path instead of hls.js). The ad
-  // list is requested at that start beside the chunk's loading, with the device fingerprint (spec §7: on a first
-  // visit it is computed then, 1000 ms at most) and the headers the embedding page relays, when it said it would.
+  // list is requested once the chunk is there (its code, ads/list, is in it: a film without ads never loads it), with
+  // the device fingerprint (spec §7: on a first visit it is computed from the start, 1000 ms at most) and the headers
+  // the embedding page relays, when it said it would.
   const ads = Boolean(context.config.adListUrl && context.isAvailable);
   if (ads) {
     controller.holdPlayback((contentMayLoad) => {
       const relayed = parentRequestHeaders.until(Boolean(context.awaitRequestHeaders), DEFAULTS.parentHeadersWaitMs);
-      const list = Promise.all([pageFingerprint().fingerprint(), relayed]).then(() =>
-        fetchAdList(adListFor(context), { headers: adRequestHeaders(), timeoutMs: DEFAULTS.vastTimeoutMs }));
-      list.catch(() => undefined); // the scheduler reports a failed list; unread when the ad chunk itself failed
-      return import('./ads/boot').then(({ startAds }) =>
-        startAds(context, controller, container, list).preroll(contentMayLoad));
+      const identified = Promise.all([pageFingerprint().fingerprint(), relayed]);
+      return import('./ads/boot').then((adPath) => {
+        const { adListFor, adRequestHeaders, fetchAdList, startAds } = adPath;
+        const list = identified.then(() =>
+          fetchAdList(adListFor(context), { headers: adRequestHeaders(), timeoutMs: DEFAULTS.vastTimeoutMs }));
+        list.catch(() => undefined); // the scheduler reports a failed list
+        return startAds(context, controller, container, list).preroll(contentMayLoad);
+      });
     });
   } else if (!context.config.adListUrl) {
     console.warn(`ads: ${AD_LIST_MISSING}`); // spec §7: no ad list, the film plays without ads

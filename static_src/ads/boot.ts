@@ -14,6 +14,10 @@ import { browserCanPlay } from './rules';
 import { AdScheduler } from './scheduler';
 import { loadVastAds } from './vast';
 
+// The entry requests the first pre-roll's ad list with these once this chunk is there (player.tsx): ads/list rides in
+// this chunk, off the first frame of a film without ads.
+export { adListFor, adRequestHeaders, fetchAdList } from './list';
+
 export interface Ads {
   scheduler: AdScheduler;
   preroll: Hold; // lets the episode load once the pre-roll's first frame is out

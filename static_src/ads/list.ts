@@ -1,7 +1,7 @@
-// The ad list (spec §3, §7): which VASTs a break plays. Small and free of the VAST library, so that the entry can
-// request the list the moment playback is wanted, beside the ad chunk's own loading instead of after it.
+// The ad list (spec §3, §7): which VASTs a break plays. Part of the ad chunk (ads/boot re-exports what the entry calls
+// to request the first pre-roll's list the moment that chunk is there); a film without ads never loads it.
 import { pageFingerprint } from '../api/fingerprint';
-import type { PlayerContext } from '../context';
+import { AD_LIST_MISSING, type PlayerContext } from '../context';
 import { cleanHeaders, parentRequestHeaders, type RelayedHeaders } from '../embed/requestHeaders';
 
 export interface AdList {
@@ -9,7 +9,7 @@ export interface AdList {
   midrollList: string[];
 }
 
-export const AD_LIST_MISSING = 'ENV_AD_LIST_URL is not defined';
+export { AD_LIST_MISSING };
 
 /**
  * Common headers (the session context) plus the window-level ones (spec §7): this window's playerRequestHeaders, and

@@ -72,4 +72,6 @@ export const en: Record<MessageKey, string> = {
   adSkip: 'Skip',
   adVisit: "Visit the advertiser's site",
   adVolume: 'Ad volume',
+  skipIntro: 'Skip intro',
+  thumbnail: 'Frame at {time}',
 };

@@ -77,3 +77,20 @@ describe('dictionaries', () => {
     expect(placeholders(en[key])).toEqual(placeholders(ru[key]));
   });
 });
+
+// The entry no longer chooses the language (the dictionaries stay off the first frame's path): the first lookup does.
+describe('without setLanguage', () => {
+  afterEach(() => document.documentElement.removeAttribute('lang'));
+
+  it.each([
+    ['en', 'Reload the page'],
+    ['ru', 'Перезагрузить страницу'],
+    ['', 'Перезагрузить страницу'],
+    ['de', 'Перезагрузить страницу'],
+  ])('speaks the language of <html lang=%p> from the first lookup', async (lang, text) => {
+    document.documentElement.lang = lang;
+    jest.resetModules();
+    const fresh = await import('./index');
+    expect(fresh.t('reload')).toBe(text);
+  });
+});

@@ -83,6 +83,8 @@ export const ru = {
   adSkip: 'Пропустить',
   adVisit: 'Перейти на сайт рекламодателя',
   adVolume: 'Громкость рекламы',
+  skipIntro: 'Пропустить заставку', // issue 35: inside the intro, a seek to its end
+  thumbnail: 'Кадр на {time}', // issue 35: the seek thumbnail's label
 } as const;
 
 export type MessageKey = keyof typeof ru;

@@ -3,7 +3,6 @@
 import { useStore } from './useStore';
 import type { EpisodeData } from '../context';
 import { t } from '../i18n';
-import { tLater } from '../i18n/later';
 import type { PlayerIntents } from '../player/intents';
 import { formatTime } from '../player/format';
 import { introSkipTo, nextCardDue } from '../player/markers';
@@ -53,9 +52,9 @@ export function SkipIntro({ controller }: { controller: PlayerIntents }) {
   const to = introSkipTo(controller.episode, currentTime);
   if (to === null || ad !== null || !started) return null;
   return (
-    <div className="player__next player__skip" role="region" aria-label={tLater('skipIntro')}>
+    <div className="player__next player__skip" role="region" aria-label={t('skipIntro')}>
       <button type="button" className="player__pill player__pill--primary" onClick={() => controller.seek(to)}>
-        {tLater('skipIntro')}
+        {t('skipIntro')}
       </button>
     </div>
   );

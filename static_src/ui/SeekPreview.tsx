@@ -3,7 +3,7 @@
 // its own) and its files load when this first shows, at the first hover or touch of the bar; nothing is drawn while
 // they load or when the episode has none. Its place and size are its own (inline): no stylesheet grows for it.
 import { useEffect, useState } from 'react';
-import { tLater } from '../i18n/later';
+import { t } from '../i18n';
 import { formatTime } from '../player/format';
 import type { Storyboard } from '../player/storyboard';
 
@@ -32,7 +32,7 @@ export function SeekPreview({ master, fraction, time }: Props) {
     <div
       className="player__thumbnail"
       role="img"
-      aria-label={tLater('thumbnail', { time: label })}
+      aria-label={t('thumbnail', { time: label })}
       style={{
         position: 'absolute',
         bottom: 'calc(100% + 8px)',
