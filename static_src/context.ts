@@ -67,6 +67,9 @@ export interface PlayerContext {
   langOrder: string[];
   pageUrl?: string | null; // the embedding page's address as the embed says it (page_url); share/link checks it
   awaitRequestHeaders?: boolean; // request_headers=1: the embedding page relays ad-request headers (embed/requestHeaders)
+  // The chosen episode's first HLS playlist (its master JSON's default source) as the server read it: its signed address
+  // (origin-relative) and text; hls.js gets it without a request (player/prefetch). Absent when not ours to read.
+  firstPlaylist?: { url: string; text: string } | null;
   config: RuntimeConfig;
 }
 

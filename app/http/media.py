@@ -139,3 +139,42 @@ def sign_master(document: bytes, scope: str, prefix: str) -> bytes:
     if isinstance(master, dict) and "storyboard" in master:  # issue 35: the seek thumbnails' map (its sprites are
         master["storyboard"] = signed(master["storyboard"])  # relative to it, so signed with it)
     return json.dumps(master, ensure_ascii=False).encode()
+
+
+PLAYLIST_INLINE_MAX = 16_384  # bytes: a master playlist is about 1 kB; a longer one is left to the network
+
+
+def first_playlist(address: str | None, country: str | None, content: int, expires: int) -> dict[str, str] | None:
+    """The HLS playlist a player starts ``address`` (an episode's unsigned master file path) on, to be put in the page:
+    its master JSON's default source (spec §3: the one marked default, else the first), or ``address`` itself when it
+    names a playlist; as ``{"url": its address signed as the master's links are, "text": the file}``. None when it is
+    not a protected file of ours, cannot be read, is not UTF-8 or is over PLAYLIST_INLINE_MAX bytes: the player then
+    fetches it, as it would anyway. The folder never changes once published (docs/video-transcoding.md), so the text is
+    what its signed address serves."""
+    base = current_app.config["MEDIA_URL_PATH"].rstrip("/") + "/"
+    scope = unsigned_scope(address)
+    if address is None or scope is None:
+        return None
+    root = current_app.config["MEDIA_ROOT"]
+    prefix = signed_prefix(content, scope, country or UNKNOWN_COUNTRY, expires)
+    relative = address[len(base):].split("?")[0]
+    link = f"{prefix}/{relative[len(scope) + 1:]}"
+    try:
+        if relative.endswith(".json"):
+            master_file = safe_file(root, relative)
+            if master_file is None:
+                return None
+            sources = json.loads(sign_master(master_file.read_bytes(), scope, prefix)).get("sources") or []
+            sources = [s for s in sources if isinstance(s, dict) and isinstance(s.get("link"), str) and s["link"]]
+            chosen = next((s for s in sources if s.get("isDefault") is True), sources[0] if sources else None)
+            if chosen is None:
+                return None
+            link = chosen["link"]
+        if not link.startswith(prefix + "/"):
+            return None  # an outside CDN's playlist, or another folder's: not ours to read
+        playlist = safe_file(root, f"{scope}/{link[len(prefix) + 1:]}")
+        if playlist is None or playlist.stat().st_size > PLAYLIST_INLINE_MAX:
+            return None
+        return {"url": link, "text": playlist.read_bytes().decode("utf-8")}
+    except (OSError, ValueError, AttributeError):  # unreadable, not JSON, not an object, not UTF-8
+        return None

@@ -11,7 +11,7 @@ from urllib.parse import urlencode, urlsplit
 
 from flask import current_app, request, url_for
 
-from app.http.media import expiry, sign_address
+from app.http.media import expiry, first_playlist, sign_address
 from app.http.origins import parent_origin, parse_origin_list
 from app.http.previews import MARK_PARAM, master_mark
 from app.services.player.context import Decision, Viewer, decide
@@ -100,12 +100,11 @@ def runtime_config() -> dict[str, Any]:
     return runtime
 
 
-def viewers_episodes(ctx: PlayerContext) -> list[dict[str, Any]]:
+def viewers_episodes(ctx: PlayerContext, expires: int) -> list[dict[str, Any]]:
     """The snapshot's episodes (copies: the snapshot is shared) with this viewer's part: whether they finished each,
     and its media address signed for them, or withheld when the title may not play for them (no page or API answer
     carries a blocked title's address: app/http/media.py)."""
     completed, available, country = ctx.viewer.completed, ctx.available, ctx.viewer.country
-    expires = expiry()
     return [
         {**_marked(episode), "isCompleted": episode["id"] in completed,
          "m3u8MasterFilePath": _previewed(sign_address(episode["m3u8MasterFilePath"], country, ctx.content.id,
@@ -132,12 +131,23 @@ def _previewed(address: str | None, ctx: PlayerContext, expires: int) -> str | N
     return f"{address}?{urlencode({MARK_PARAM: master_mark(ctx.content.id, expires)})}"
 
 
+def chosen_playlist(ctx: PlayerContext, expires: int) -> dict[str, str] | None:
+    """The playlist the chosen episode starts on, in the page (app/http/media.py first_playlist): the player hands it to
+    hls.js without a request (static_src/player/prefetch.ts), which took a round trip after the entry had run."""
+    episode = ctx.episode
+    if not ctx.available or episode is None:
+        return None  # no address of a title that may not play here
+    return first_playlist(episode["m3u8MasterFilePath"], ctx.viewer.country, ctx.content.id, expires)
+
+
 def context_blob(ctx: PlayerContext) -> dict[str, Any]:
     params = ctx.params
+    expires = expiry()
     return {
         "content": ctx.content.content,
         "seasons": ctx.content.seasons,
-        "episodes": viewers_episodes(ctx),
+        "episodes": viewers_episodes(ctx, expires),
+        "firstPlaylist": chosen_playlist(ctx, expires),
         "episodeId": ctx.decision.episode_id,
         "episodeTime": params.episode_time,
         "timeCode": params.time_code,

@@ -15,7 +15,7 @@ import { startHold, type Hold } from './hold';
 import type { PlayerIntents } from './intents';
 import { clampRate, clampVolume } from './limits';
 import { liveState } from './live';
-import { loadMaster } from './master';
+import { loadMaster, resolveLink } from './master';
 import { PlatformController } from './platformController';
 import { episodeStartAt, ProgressThrottle, shouldOfferResume } from './progress';
 import { freshState, initialState, type AdState, type PlayerState } from './state';
@@ -319,10 +319,12 @@ export class PlayerController implements PlayerIntents {
     if (!video || link === null) return;
     this.releaseEngine();
     this.tracks.clearRenditions();
+    const known = this.context.firstPlaylist; // the page's copy of the chosen episode's first playlist
     const engine = await attachSource(video, link, {
       assetsPath: this.context.config.widgetAssetsPath,
       startPosition: startAt,
       bufferAheadS,
+      playlist: known && resolveLink(known.url, this.base) === link ? known.text : undefined,
       onFatal: (error) => this.fail(error),
       ...this.tracks.callbacks,
     });

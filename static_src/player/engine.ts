@@ -40,6 +40,7 @@ export interface EngineOptions extends EngineCallbacks {
   assetsPath: string; // where the lazy chunks and the worker are served (the widget-assets path)
   startPosition: number | null;
   bufferAheadS?: number; // a bound on the forward buffer from the start (under a pre-roll), until setBufferAhead(null)
+  playlist?: string; // the text of `src` when the page carried it (the context's firstPlaylist): not asked for again
 }
 
 type HlsModule = typeof import('hls.js');
@@ -70,7 +71,7 @@ function loadHls(): Promise<HlsModule> {
 
 export async function attachSource(video: HTMLVideoElement, src: string, options: EngineOptions): Promise<Engine> {
   if (mseAvailable()) {
-    playlists.start(src);
+    playlists.start(src, options.playlist);
     const { default: HlsClass } = await loadHls();
     await yieldToMain(); // evaluating hls.js was one long task already: starting it is the next one
     if (HlsClass.isSupported()) return attachHls(HlsClass, video, src, options);

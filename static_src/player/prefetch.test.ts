@@ -100,6 +100,17 @@ describe('PlaylistPrefetch', () => {
     expect(fetchUrl).toHaveBeenCalledTimes(1);
   });
 
+  it('takes a playlist the page carried without a request, once, and only for its address', async () => {
+    const fetchUrl = jest.fn(() => Promise.resolve(response('#EXTM3U\n# from the network\n')));
+    const prefetch = new PlaylistPrefetch(fetchUrl);
+    prefetch.start(URL_A, PLAYLIST);
+
+    expect(prefetch.take('https://media.example/other.m3u8')).toBeNull();
+    expect(await prefetch.take(URL_A)).toMatchObject({ url: URL_A, status: 200, text: PLAYLIST });
+    expect(prefetch.take(URL_A)).toBeNull(); // hls.js's retry goes to the network
+    expect(fetchUrl).not.toHaveBeenCalled();
+  });
+
   it('keeps only the latest start', async () => {
     const prefetch = new PlaylistPrefetch(() => Promise.resolve(response(PLAYLIST)));
     prefetch.start(URL_A);

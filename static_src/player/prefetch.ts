@@ -1,6 +1,7 @@
 // The stream's master playlist, asked for the moment the master JSON names it, beside the evaluation of the hls.js
 // chunk, instead of by hls.js once it runs: that was one more request in a row before the first frame (a round trip of
-// 562 ms on a slow 4G network). hls.js gets the response through its public loader interface (`pLoader`); anything
+// 562 ms on a slow 4G network). The chosen episode's first one comes in the page itself (the context's firstPlaylist):
+// no request at all. hls.js gets the response through its public loader interface (`pLoader`); anything
 // else it loads, a retry, and a prefetch that failed go to its own loader as they always did.
 import type {
   HlsConfig,
@@ -57,15 +58,22 @@ export class PlaylistPrefetch {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Starts fetching `url`; a later start replaces it (only the episode being loaded is kept). */
-  start(url: string): void {
-    const response = this.get(url).then(
-      (res): Prefetched | null =>
-        res.status >= 200 && res.status < 300
-          ? { url: res.url, status: res.status, text: res.text, first: res.first || this.now(), end: this.now() }
-          : null,
-      () => null,
-    );
+  /**
+   * Starts fetching `url`, or, given its text (`known`: the page carried it), keeps that without a request; a later
+   * start replaces it (only the episode being loaded is kept).
+   */
+  start(url: string, known?: string): void {
+    const now = this.now();
+    const response =
+      known === undefined
+        ? this.get(url).then(
+            (res): Prefetched | null =>
+              res.status >= 200 && res.status < 300
+                ? { url: res.url, status: res.status, text: res.text, first: res.first || this.now(), end: this.now() }
+                : null,
+            () => null,
+          )
+        : Promise.resolve<Prefetched>({ url, status: 200, text: known, first: now, end: now });
     this.pending = { url, response };
   }
 

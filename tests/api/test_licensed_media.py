@@ -66,6 +66,18 @@ def test_the_player_gets_a_signed_address_that_leads_to_every_file_of_the_title(
     assert client.get(f"{prefix}/subs/ru.vtt").status_code == 200
 
 
+def test_the_page_carries_the_first_playlist_as_its_signed_address_serves_it(client, media):
+    """The chosen episode's default source: hls.js starts on it without a request (static_src/player/prefetch)."""
+    context = page_context(client.get(f"/?movie_id={FILM}&auto_play=1"))
+    address = next(e for e in context["episodes"] if e["id"] == context["episodeId"])["m3u8MasterFilePath"]
+    default = next(s for s in client.get(address).get_json()["sources"] if s["isDefault"])
+    carried = context["firstPlaylist"]
+    assert carried["url"] == default["link"]
+    assert carried["text"] == client.get(carried["url"]).get_data(as_text=True)
+    assert "#EXT-X-STREAM-INF" in carried["text"]
+    assert page_context(client.get(f"/?movie_id={BLOCKED_IN_RUSSIA}"))["firstPlaylist"] is None
+
+
 def test_no_answer_carries_the_address_of_a_title_blocked_for_its_viewer(client, media):
     response = client.get(f"/?movie_id={BLOCKED_IN_RUSSIA}")
     assert response.status_code == 451

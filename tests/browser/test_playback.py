@@ -77,7 +77,18 @@ def test_a_click_plays_the_film_through_hls_js(live_server, page):
     assert page.errors == []
 
 
-def test_the_master_playlist_is_asked_for_once_while_hls_js_is_still_loading(live_server, page):
+def test_the_default_voices_master_playlist_comes_with_the_page_not_over_the_network(live_server, page):
+    playlists = []
+    page.on("request", lambda r: playlists.append(r.url.rsplit("/", 1)[-1]) if ".m3u8" in r.url else None)
+    page.goto(f"{live_server}/?movie_id=1")
+    page.click("button[data-player-start]")
+    wait_until_playing(page)
+    assert "master.m3u8" not in playlists, "hls.js took the page's copy (the context's firstPlaylist)"
+    assert any(name.startswith("video-") for name in playlists), playlists  # its levels, resolved against its address
+    assert page.errors == []
+
+
+def test_another_voices_master_playlist_is_asked_for_once_while_hls_js_is_still_loading(live_server, page):
     playlists = []
 
     def note(request: Request) -> None:
@@ -95,20 +106,20 @@ def test_the_master_playlist_is_asked_for_once_while_hls_js_is_still_loading(liv
             held.append(route)
 
     page.route(hls_chunk, slow_hls)
-    page.goto(f"{live_server}/?movie_id=1")
+    page.goto(f"{live_server}/?movie_id=1&voice_author=Оригинал")  # not the default voice the page carries
     with page.expect_request(lambda r: ".m3u8" in r.url, timeout=10_000):  # with hls.js held, if at all
         page.click("button[data-player-start]")
     for route in held:
         route.continue_()
     wait_until_playing(page)
     order = page.evaluate("""() => performance.getEntriesByType('resource')
-        .filter((e) => /master\\.m3u8$|hls-\\w+\\.js$/.test(e.name))
+        .filter((e) => /master-2\\.m3u8$|hls-\\w+\\.js$/.test(e.name))
         .map((e) => [e.name, e.startTime, e.responseEnd])""")
     (manifest,) = [entry for entry in order if entry[0].endswith(".m3u8")]
     (chunk,) = [entry for entry in order if entry[0].endswith(".js")]
     assert manifest[1] < chunk[2], "the manifest was asked for before the hls.js chunk had arrived"
-    assert playlists[0][0] == "master.m3u8"
-    assert [name for name, _ in playlists].count("master.m3u8") == 1, "hls.js took the prefetched manifest"
+    assert playlists[0][0] == "master-2.m3u8"
+    assert [name for name, _ in playlists].count("master-2.m3u8") == 1, "hls.js took the prefetched manifest"
     assert page.errors == []
 
 
@@ -140,7 +151,9 @@ def test_the_chosen_episode_plays_and_subtitles_come_from_the_master(live_server
     page.goto(f"{live_server}/?movie_id=2&season=2&episode=3&t=40")
     page.click("button[data-player-start]")
     wait_until_playing(page, seconds=41)  # t=40 started it at 40 s
-    assert any(title_files("series-s2e3/master.m3u8").match(url) for url in playlists)
+    # its master playlist came with the page (the context's firstPlaylist); the levels it names are that episode's
+    assert any(re.search(r"/titles/series-s2e3/video-\d+p\.m3u8$", url) for url in playlists), playlists
+    assert not any(re.search(r"/titles/(?!series-s2e3/)", url) for url in playlists), playlists
     tracks = page.eval_on_selector_all("video track", "ts => ts.map(t => [t.srclang, t.label])")
     assert tracks == [["ru", "Русские"], ["en", "English"]]
 
