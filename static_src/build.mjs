@@ -36,10 +36,19 @@ const HLS_FEATURES = {
   __USE_MEDIA_CAPABILITIES__: 'false',
   __IN_WORKER__: 'false', // the transmuxer runs in the worker file copied above
 };
+// One seam hls.js does not export, exported here on purpose: its worker store (src/demux/inject-worker.ts), so that the
+// engine (static_src/player/engine.ts) starts the transmuxer's worker when it creates hls.js, and hls.js, which starts it
+// only once the first fragment has arrived, finds it running (the same worker, by the same path). Starting and
+// compiling the worker was the longest step between the first fragment and the first frame.
+const hlsEntry = join(hlsPackage, 'src', 'hls.ts');
+const HLS_SEAM = "\nexport { loadWorker, removeWorkerFromStore } from './demux/inject-worker';\n";
 const hlsFromSource = {
   name: 'hls-from-source',
   setup(build) {
-    build.onResolve({ filter: /^hls\.js$/ }, () => ({ path: join(hlsPackage, 'src', 'hls.ts') }));
+    build.onResolve({ filter: /^hls\.js$/ }, () => ({ path: hlsEntry }));
+    build.onLoad({ filter: /[\\/]hls\.js[\\/]src[\\/]hls\.ts$/ }, (args) =>
+      args.path === hlsEntry ? { contents: readFileSync(args.path, 'utf8') + HLS_SEAM, loader: 'ts' } : undefined,
+    );
   },
 };
 

@@ -43,7 +43,17 @@ export interface EngineOptions extends EngineCallbacks {
   playlist?: string; // the text of `src` when the page carried it (the context's firstPlaylist): not asked for again
 }
 
-type HlsModule = typeof import('hls.js');
+/**
+ * hls.js's worker store (src/demux/inject-worker.ts), which its published builds keep to themselves and
+ * static_src/build.mjs exports from its sources: a worker loaded here by its path is the one hls.js takes (and counts)
+ * when it starts transmuxing. Optional: without it hls.js starts its worker itself, at the first fragment.
+ */
+interface WorkerStore {
+  loadWorker(path: string): unknown;
+  removeWorkerFromStore(path?: string | null): void;
+}
+
+type HlsModule = typeof import('hls.js') & Partial<WorkerStore>;
 let hlsModule: Promise<HlsModule> | null = null;
 const playlists = new PlaylistPrefetch(); // the master playlist, fetched while the hls.js chunk is evaluated
 
@@ -72,12 +82,44 @@ function loadHls(): Promise<HlsModule> {
 export async function attachSource(video: HTMLVideoElement, src: string, options: EngineOptions): Promise<Engine> {
   if (mseAvailable()) {
     playlists.start(src, options.playlist);
-    const { default: HlsClass } = await loadHls();
-    await yieldToMain(); // evaluating hls.js was one long task already: starting it is the next one
-    if (HlsClass.isSupported()) return attachHls(HlsClass, video, src, options);
+    const hls = await loadHls();
+    const HlsClass = hls.default;
+    if (HlsClass.isSupported()) {
+      const worker = startWorker(hls, HLS_CONFIG.enableWorker ? options.assetsPath + __HLS_WORKER__ : null);
+      try {
+        await yieldToMain(); // evaluating hls.js was one long task already: starting it is the next one
+        return attachHls(HlsClass, video, src, options, worker);
+      } catch (error) {
+        worker?.();
+        throw error;
+      }
+    }
   }
   if (video.canPlayType('application/vnd.apple.mpegurl')) return attachNative(video, src, options);
   throw playerError('media', ErrorCode.NO_ENGINE, 'neither MSE nor native HLS is available');
+}
+
+/**
+ * Starts hls.js's transmuxer worker (`path`; null: no worker) in hls.js's own store, now, where hls.js would start it
+ * once the first fragment has arrived: its thread, the fetch and compilation of its script then happen while the
+ * playlists and the first fragments load instead of after them. Returns the release of this reference (hls.js holds
+ * and releases its own; the worker ends with the last), or null when nothing was started: no store, no worker, or a
+ * worker that could not be made (hls.js then tries again itself, and falls back to transmuxing inline).
+ */
+export function startWorker(store: Partial<WorkerStore>, path: string | null): (() => void) | null {
+  const { loadWorker, removeWorkerFromStore } = store;
+  if (!path || !loadWorker || !removeWorkerFromStore || typeof Worker === 'undefined') return null;
+  try {
+    loadWorker(path);
+  } catch {
+    return null;
+  }
+  let released = false;
+  return () => {
+    if (released) return; // the teardown contract: safe twice
+    released = true;
+    removeWorkerFromStore(path);
+  };
 }
 
 function audioTrackOf(track: MediaPlaylist, index: number): EngineAudioTrack {
@@ -108,7 +150,13 @@ export function bufferBound(seconds: number | null): Pick<HlsConfig, 'maxBufferL
   return { maxBufferLength: Math.min(seconds, maxBufferLength), maxMaxBufferLength: Math.min(seconds, maxMaxBufferLength) };
 }
 
-function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, options: EngineOptions): Engine {
+function attachHls(
+  HlsClass: typeof Hls,
+  video: HTMLVideoElement,
+  src: string,
+  options: EngineOptions,
+  releaseWorker: (() => void) | null,
+): Engine {
   const config: Partial<HlsConfig> = {
     ...HLS_CONFIG,
     workerPath: options.assetsPath + __HLS_WORKER__,
@@ -116,9 +164,9 @@ function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, o
     pLoader: prefetchingLoader(HlsClass.DefaultConfig.loader as PlaylistLoaderConstructor, playlists),
     ...bufferBound(options.bufferAheadS ?? null),
   };
-  // hls.js starts its worker only when the first fragment has arrived; fetched now (immutable, precompressed), it
-  // comes from the HTTP cache then instead of adding a round trip before the first frame.
-  if (config.enableWorker && config.workerPath) void fetch(config.workerPath).catch(() => undefined);
+  // Without a worker started in its store (startWorker), hls.js starts one only when the first fragment has arrived;
+  // fetched now (immutable, precompressed), its script comes from the HTTP cache then instead of a round trip.
+  if (!releaseWorker && config.enableWorker && config.workerPath) void fetch(config.workerPath).catch(() => undefined);
   const hls = new HlsClass(config);
   const { Events } = HlsClass;
   let mediaRecoveries = 0;
@@ -151,7 +199,10 @@ function attachHls(HlsClass: typeof Hls, video: HTMLVideoElement, src: string, o
     setBufferAhead(seconds) {
       Object.assign(hls.config, bufferBound(seconds)); // the stream controllers read these on each tick
     },
-    dispose: () => hls.destroy(),
+    dispose() {
+      hls.destroy();
+      releaseWorker?.();
+    },
   };
 }
 

@@ -77,14 +77,21 @@ def test_a_click_plays_the_film_through_hls_js(live_server, page):
     assert page.errors == []
 
 
-def test_the_default_voices_master_playlist_comes_with_the_page_not_over_the_network(live_server, page):
-    playlists = []
+def test_the_default_voices_master_playlist_comes_with_the_page_and_the_worker_starts_before_any_segment(
+        live_server, page):
+    playlists, moments = [], []
     page.on("request", lambda r: playlists.append(r.url.rsplit("/", 1)[-1]) if ".m3u8" in r.url else None)
+    page.on("request", lambda r: moments.append("segment") if r.url.endswith((".m4s", ".mp4")) else None)
+    page.on("worker", lambda worker: moments.append("worker"))
     page.goto(f"{live_server}/?movie_id=1")
     page.click("button[data-player-start]")
     wait_until_playing(page)
     assert "master.m3u8" not in playlists, "hls.js took the page's copy (the context's firstPlaylist)"
     assert any(name.startswith("video-") for name in playlists), playlists  # its levels, resolved against its address
+    # hls.js's transmuxer worker, started with hls.js (player/engine startWorker) and shared by video and audio,
+    # not once the first fragment has arrived
+    assert moments.count("worker") == 1 and "segment" in moments, moments
+    assert moments.index("worker") < moments.index("segment"), moments
     assert page.errors == []
 
 
