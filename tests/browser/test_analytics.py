@@ -165,8 +165,9 @@ def test_a_scripted_session_sends_every_player_event_with_its_fields(page: Page,
 
 def test_an_error_sends_its_type_network_class_buffer_and_dropped_frames(page: Page, live_server):
     page.add_init_script(RECORDER)
-    page.route(title_files("film-long/master.m3u8"), lambda route: route.fulfill(status=500, body="x"))
-    open_player(page, live_server, f"movie_id={FILM}")
+    # the other voice's master playlist: the default one's comes with the page
+    page.route(title_files("film-long/master-2.m3u8"), lambda route: route.fulfill(status=500, body="x"))
+    open_player(page, live_server, f"movie_id={FILM}&voice_author=Оригинал")
     page.click("button[data-player-start]")
     error = arrived(page, "error", timeout=20_000)
     assert_common_fields(error, page_context(page))

@@ -68,7 +68,7 @@ def test_a_master_json_that_fails_to_load_shows_its_address(page: Page, live_ser
 
 
 def test_any_other_error_offers_reload_which_returns_to_the_start_overlay(page: Page, live_server):
-    stream = title_files("film-long/master.m3u8")
+    stream = title_files("film-long/master-2.m3u8")  # the default voice's comes with the page: the other one's
     broken = {"on": True}
 
     def maybe_fail(route: Route) -> None:
@@ -78,7 +78,7 @@ def test_any_other_error_offers_reload_which_returns_to_the_start_overlay(page: 
             route.continue_()
 
     page.route(stream, maybe_fail)
-    open_player(page, live_server, "movie_id=1")
+    open_player(page, live_server, "movie_id=1&voice_author=Оригинал")
     page.click("button[data-player-start]")
     alert = page.get_by_role("alert")
     generic = re.compile(r"^К сожалению, произошла ошибка, попробуйте перезагрузите страницу\. "

@@ -2,7 +2,7 @@
 the automatic move to the next episode at its end. Demo content 2: season 1 = episodes 2, 3, 4 (52, 60, 68 s),
 season 2 = episodes 5, 6, 7 (76, 84, 92 s)."""
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Request, expect
 
 from tests.browser.helpers import (
     checked_labels,
@@ -23,9 +23,16 @@ SUBTITLE = ".player__subtitle"
 
 
 def record_streams(page: Page) -> list[str]:
-    """The HLS master playlists the page asks for, in order (the slug of each episode's title)."""
+    """The episodes whose HLS playlists the page asks for, in order (the slug of each episode's title). The first
+    episode's master playlist comes with the page (the context's firstPlaylist): its levels name it."""
     streams: list[str] = []
-    page.on("request", lambda r: streams.append(r.url.split("/")[-2]) if r.url.endswith("/master.m3u8") else None)
+
+    def note(request: Request) -> None:
+        slug = request.url.split("/")[-2]
+        if request.url.endswith(".m3u8") and (not streams or streams[-1] != slug):
+            streams.append(slug)
+
+    page.on("request", note)
     return streams
 
 

@@ -38,8 +38,10 @@ from tests.conftest import ASSETS_DIR, signed_identity
 from tests.ingest import Ingest, serve_ingest
 
 FILM = "movie_id=1"  # 1860 s, two voices
-BROKEN_EPISODE = "movie_id=2&season=1&episode=1"  # episode 2, whose HLS master playlist the server is made to 404
-BROKEN_PLAYLIST = "/titles/series-s1e1/master.m3u8"  # at its signed address (app/http/media.py)
+# episode 2 in its other voice, whose HLS master playlist the server is made to 404 (the default voice's comes with
+# the page, app/http/media.py first_playlist)
+BROKEN_EPISODE = "movie_id=2&season=1&episode=1&voice_author=Оригинал"
+BROKEN_PLAYLIST = "/titles/series-s1e1/master-2.m3u8"  # at its signed address (app/http/media.py)
 IDENTITY = re.compile(r"(?P<fingerprint>[A-Za-z0-9_-]{8,64})\.(?P<device>[A-Za-z0-9_-]{22})\.[A-Za-z0-9_-]{22}")
 YEAR = 365 * 24 * 3600
 
