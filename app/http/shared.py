@@ -15,8 +15,14 @@ Authorization header). Such a response:
 * says so to every cache on the way: ``Cache-Control: public, max-age=0, s-maxage=…, stale-while-revalidate=…``, an
   ETag, and ``Vary`` on what changes it (Accept-Encoding, the country header, and for the page the Cookie).
 
-Every other response of such a view (a page for a viewer with credentials, anything about a title licensed to some
-domains only) is ``private, max-age=0``. docs/caching.md says what a CDN must key on.
+A view marked ``@shareable(personal=True)`` may also share among callers with credentials: ``kept_for(variant)``, once
+the view knows what the caller's credentials change in its answer (the page: the episodes the viewer finished), answers
+from the copy kept for that address, country, compression and ``variant``, or has the view's answer kept under them
+after ``share()``; such a copy is labelled ``private, max-age=0`` (it depends on the cookie: no cache on the way may
+hand it to another viewer) with its ETag, and never answers a caller without credentials, nor they one of its.
+
+Every other response of such a view (anything about a title licensed to some domains only) is ``private, max-age=0``.
+docs/caching.md says what a CDN must key on.
 """
 
 from __future__ import annotations
@@ -44,8 +50,9 @@ CROSS_ORIGIN = "access-control-"  # the asking origin's own (app/http/cors.py): 
 def shareable(personal: bool = False) -> Callable[[View], View]:
     """Marks a view whose responses may be shared. ``personal``: whether the caller's credentials (the cookies and
     headers of ``PERSONAL_COOKIES``/``PERSONAL_HEADERS``) may change its answer (the page: the episodes a viewer
-    finished); then only a caller without any is answered from the store, and Vary names them. A view whose answer
-    never depends on who asks (the catalogue's reads) is shared with everyone."""
+    finished); then only a caller without any is answered from the store before the view runs (a caller with some,
+    by the view through ``kept_for``), and Vary names them. A view whose answer never depends on who asks (the
+    catalogue's reads) is shared with everyone."""
 
     def mark(view: View) -> View:
         view.shared_personal = personal  # type: ignore[attr-defined]  # copied onto wrappers by functools.wraps
@@ -82,13 +89,16 @@ def anonymous() -> bool:
     )
 
 
-def _key() -> str:
+def _key(variant: str | None = None) -> str:
+    """``variant``: what a caller's credentials change in the answer (``kept_for``); None for a caller without any."""
     from app.extensions import compress
 
     encoding = _choose_algorithm(compress.enabled_algorithms, request.headers.get("Accept-Encoding", "")) or "identity"
     address = request.full_path if request.query_string else request.path
     build = registry.assets().version()  # a new build's pages name new asset files
     parts = f"{build}\n{encoding}\n{viewer_country() or '-'}\n{request.host}\n{address}"
+    if variant is not None:
+        parts += f"\npersonal\n{variant}"
     return store().key("responses", hashlib.sha256(parts.encode()).hexdigest())
 
 
@@ -102,6 +112,22 @@ def answer_from_store() -> Response | None:
     if request.method not in ("GET", "HEAD") or _seconds() <= 0 or personal is None or (personal and not anonymous()):
         return None
     g.shared_key = _key()
+    return _kept()
+
+
+def kept_for(variant: str) -> Response | None:
+    """In a ``personal`` view, for a caller with credentials: the answer kept for every caller whose credentials
+    change the answer as theirs do, which ``variant`` says (the page: the episodes the viewer finished), or None;
+    then the view's answer, if it calls ``share()``, is kept under it, labelled private."""
+    if request.method not in ("GET", "HEAD") or _seconds() <= 0 or _personal_view() is not True or anonymous():
+        return None
+    g.shared_key = _key(variant)
+    g.shared_private = True
+    return _kept()
+
+
+def _kept() -> Response | None:
+    """The response kept under ``g.shared_key``, or None (then this request may have claimed its making)."""
     kept, claimed = store().kept_or_claim(g.shared_key)  # one request makes it; the others asking wait for that one
     if claimed:
         g.shared_claim = g.shared_key
@@ -127,7 +153,7 @@ def keep_and_label(response: Response) -> Response:
     if not shared:
         response.headers.setdefault("Cache-Control", "private, max-age=0")
         return response
-    response.headers["Cache-Control"] = (
+    response.headers["Cache-Control"] = "private, max-age=0" if g.get("shared_private") else (
         f"public, max-age=0, s-maxage={_seconds()}, stale-while-revalidate={int(config['SHARED_STALE_SECONDS'])}"
     )
     if not response.get_etag()[0]:

@@ -17,7 +17,7 @@ from app.extensions import db
 from app.http.embeds import embed_refused
 from app.http.origins import domain_of, framed_navigation, origin_of, parse_origin_list
 from app.http.previews import PREVIEW_HEADERS, valid_page_mark
-from app.http.shared import share, shareable
+from app.http.shared import anonymous, kept_for, share, shareable
 from app.http.viewer import viewer_country, viewer_key_from_cookie
 from app.models import Content
 from app.player.context import context_blob, master_json_url, resolve_player_context
@@ -35,7 +35,9 @@ SHELL_CSS = "styles/shell.css"  # the shell's styles, inline in every player pag
 @shareable(personal=True)
 def player(season: int | None = None, episode: int | None = None) -> Any:
     """The page. For a viewer without the device_fp cookie and a title without domain rules it is the same for everyone
-    who asks for this address from this country: a shared response (app/http/shared.py), kept here and by CDNs.
+    who asks for this address from this country: a shared response (app/http/shared.py), kept here and by CDNs. For a
+    returning viewer (the cookie; a signed-in one's too) it is the same for everyone whose finished episodes of the
+    title are the same (``history_variant``): kept here as well, after one indexed lookup of those, and private.
 
     ``/season-N/episode-M``: a share link made on the player page itself (spec §2: the page's path, then the season
     and episode, the query kept), which chooses that episode (an ``episode_id`` in the query would overrule it)."""
@@ -52,6 +54,10 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
 
     key = viewer_key_from_cookie()
     completed = viewers_completed(key, params.movie_id) if key else frozenset()
+    if not anonymous():  # the history changes the page only through the episodes finished: kept once for each set
+        kept = kept_for(history_variant(completed))
+        if kept is not None:
+            return kept
     # The embedding page is the one the browser names for a frame it loads us into (a Referer on a top-level load, or
     # from a script, names nothing that embeds us); disable_checking_available is taken from a trusted publisher only
     # (PUBLISHER_ORIGINS), and never lifts a country block (docs/licences.md).
@@ -68,7 +74,7 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 403)  # a publisher that signs its embeds, unsigned here
     if not viewer.skip_domain_check:  # a domain licence: browsers let only its sites frame the page (app/http/csp.py)
         g.licensed_domains = allowed_domains(rules)
-    if key is None and not depends_on_domain(rules):
+    if not depends_on_domain(rules):
         share()
     data = context_blob(ctx)
     if ctx.verdict is Verdict.BLOCKED_DOMAIN:
@@ -112,6 +118,14 @@ def viewers_completed(key: str, content_id: int) -> frozenset[int]:
         current_app.logger.warning("the database is unreachable: the page chooses the episode without the history")
         db.session.rollback()
         return frozenset()
+
+
+def history_variant(completed: frozenset[int]) -> str:
+    """What a viewer's history changes in the page: the episodes of the title they finished. They decide the episode
+    the page opens without an explicit one (spec §2 rule 3: the first not finished) and each episode's ``isCompleted``
+    in the context blob (spec §3); nothing else on the page is the viewer's (the country and the address are the
+    store's key already, the embedding site matters only for a title with domain rules, whose page is never kept)."""
+    return ",".join(str(episode_id) for episode_id in sorted(completed))
 
 
 @bp.get("/demo")

@@ -83,9 +83,12 @@ def test_the_cookie_costs_one_query_and_its_absence_none(app, client, demo_catal
     client.set_cookie("device_fp", FINGERPRINT)
     with statements(app) as identified:
         client.get("/?movie_id=2")
+    with statements(app) as kept:  # the page of this history, kept (app/http/shared.py kept_for): still the lookup
+        client.get("/?movie_id=2")
     assert first and not any("watch_progress" in statement for statement in first)
     assert invalid == []
     assert len(identified) == 1 and "watch_progress" in identified[0]
+    assert kept == identified
 
 
 def test_a_signed_in_viewer_sees_the_accounts_progress_by_either_cookie_until_the_session_ends(app, client,

@@ -1,7 +1,11 @@
 """Shared responses (app/http/shared.py): the embed page and the catalogue's reads, as every anonymous viewer of one
-address in one country gets them, are made once, kept, and labelled for CDNs; nothing personal is ever shared."""
+address in one country gets them, are made once, kept, and labelled for CDNs; a returning viewer's page is kept for
+everyone who finished the same episodes, labelled private; nothing personal is ever shared with anyone else."""
 
 from __future__ import annotations
+
+import json
+import re
 
 import brotli
 import pytest
@@ -79,26 +83,96 @@ def test_each_address_country_and_compression_is_kept_apart(behind_proxy, client
     assert len(views_run) == 4  # the same country, kept
 
 
-def test_a_viewer_with_the_device_cookie_gets_a_private_page_never_a_kept_one(app, client, demo_catalogue, views_run):
-    client.get(f"/?movie_id={SERIES}")
-    client.set_cookie(FINGERPRINT_COOKIE, signed_identity(app, "viewer-with-progress01"))
-    personal = client.get(f"/?movie_id={SERIES}")
-    assert personal.headers["Cache-Control"] == "private, max-age=0"
-    assert "cookie" in vary_of(personal)
-    assert views_run == ["resolve_player_context"] * 2
-    client.get(f"/?movie_id={SERIES}")
-    assert len(views_run) == 3  # never from the store, never into it
+def complete(client, viewer, *episode_ids):
+    for episode_id in episode_ids:
+        response = client.post(f"/contents/{SERIES}/episodes/{episode_id}/completed",
+                               headers={"X-Session-Context": viewer})
+        assert response.status_code == 204
 
 
-def test_a_title_licensed_to_some_sites_is_never_shared(client, demo_catalogue, views_run):
-    for _ in range(2):
+def finished_in(context):
+    return [episode["id"] for episode in context["episodes"] if episode["isCompleted"]]
+
+
+def test_a_returning_viewers_page_is_private_and_kept_for_everyone_with_the_same_history(app, client, demo_catalogue,
+                                                                                        views_run):
+    """Their page depends on them only through the episodes they finished (app/player/views.py history_variant):
+    made once for all who finished the same ones, labelled private (it depends on the cookie), never the
+    first-time viewers' copy."""
+    client.get(f"/?movie_id={SERIES}", headers={"Accept-Encoding": "br"})  # the first-time viewers' page, kept
+    one, two = signed_identity(app, "returning0viewer000001"), signed_identity(app, "returning0viewer000002")
+    complete(client, one, 2)
+    complete(client, two, 2)
+    client.set_cookie(FINGERPRINT_COOKIE, one)
+    first = client.get(f"/?movie_id={SERIES}", headers={"Accept-Encoding": "br"})
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "private, max-age=0"
+    assert vary_of(first) == {"accept-encoding", "cookie", "x-viewer-country"}
+    assert first.headers["ETag"] and first.headers["Content-Encoding"] == "br"
+    client.set_cookie(FINGERPRINT_COOKIE, two)
+    second = client.get(f"/?movie_id={SERIES}", headers={"Accept-Encoding": "br"})
+    assert views_run == ["resolve_player_context"] * 2  # the second viewer's came from the store
+    assert second.get_data() == first.get_data() and second.headers["Cache-Control"] == "private, max-age=0"
+    assert second.headers["ETag"] == first.headers["ETag"]
+    assert vary_of(second) == {"accept-encoding", "cookie", "x-viewer-country"}
+    revalidated = client.get(f"/?movie_id={SERIES}", headers={"Accept-Encoding": "br",
+                                                              "If-None-Match": first.headers["ETag"]})
+    assert revalidated.status_code == 304 and revalidated.headers["Cache-Control"] == "private, max-age=0"
+    page = brotli.decompress(second.get_data()).decode()
+    blob = json.loads(re.search(r'<script id="player-context" type="application/json">(.*?)</script>', page).group(1))
+    assert (blob["episodeId"], finished_in(blob)) == (3, [2])  # their next unfinished episode
+    assert "Сезон 1, серия 2." in page  # in the shell too
+
+
+def test_a_returning_viewer_of_a_series_gets_their_next_unfinished_episode_from_the_kept_pages(
+        app, client, demo_catalogue, views_run):
+    """Each history its own copy: a kept page never answers a viewer whose finished episodes differ, nor a first-time
+    viewer, nor another address; finishing an episode shows on the next page at once."""
+    viewer = signed_identity(app, "returning0viewer000003")
+    client.set_cookie(FINGERPRINT_COOKIE, viewer)
+    nothing_yet = client.get(f"/?movie_id={SERIES}")
+    assert page_context(nothing_yet)["episodeId"] == 2 and finished_in(page_context(nothing_yet)) == []
+    assert nothing_yet.headers["Cache-Control"] == "private, max-age=0"
+    complete(client, viewer, 2)
+    assert (page_context(client.get(f"/?movie_id={SERIES}"))["episodeId"], len(views_run)) == (3, 2)
+    complete(client, viewer, 3)
+    context = page_context(client.get(f"/?movie_id={SERIES}"))
+    assert (context["episodeId"], finished_in(context)) == (4, [2, 3])
+    explicit = page_context(client.get(f"/?movie_id={SERIES}&season=2&episode=1"))
+    assert (explicit["episodeId"], finished_in(explicit)) == (5, [2, 3])  # an explicit episode wins (rule 2)
+    assert len(views_run) == 4
+
+    other = signed_identity(app, "returning0viewer000004")  # the same history: every page from the store
+    complete(client, other, 3, 2)
+    client.set_cookie(FINGERPRINT_COOKIE, other)
+    assert page_context(client.get(f"/?movie_id={SERIES}"))["episodeId"] == 4
+    assert page_context(client.get(f"/?movie_id={SERIES}&season=2&episode=1"))["episodeId"] == 5
+    assert len(views_run) == 4
+    client.set_cookie(FINGERPRINT_COOKIE, "not a valid identity")  # nobody: the page of no history, private
+    invalid = client.get(f"/?movie_id={SERIES}")
+    assert (page_context(invalid)["episodeId"], invalid.headers["Cache-Control"]) == (2, "private, max-age=0")
+    assert len(views_run) == 4  # the first viewer's page before they finished anything
+
+    client.delete_cookie(FINGERPRINT_COOKIE)
+    first_time = client.get(f"/?movie_id={SERIES}")
+    assert first_time.headers["Cache-Control"] == SHARED
+    assert (page_context(first_time)["episodeId"], finished_in(page_context(first_time))) == (2, [])
+    assert len(views_run) == 5  # its own copy, never a returning viewer's
+
+
+def test_a_title_licensed_to_some_sites_is_never_shared(app, client, demo_catalogue, views_run):
+    for cookie in (None, None, signed_identity(app, "returning0viewer000005"), "not a valid identity"):
+        if cookie:
+            client.set_cookie(FINGERPRINT_COOKIE, cookie)
         page = client.get(f"/?movie_id={DOMAIN_LICENSED}",
                           headers={"Referer": "https://partner.example/x", "Sec-Fetch-Dest": "iframe"})
         assert page.status_code == 200 and page.headers["Cache-Control"] == "private, max-age=0"
-    assert len(views_run) == 2
+    assert len(views_run) == 4
 
 
-def test_a_catalogue_change_reaches_the_next_request(app, client, demo_catalogue):
+@pytest.mark.parametrize("returning", [False, True])
+def test_a_catalogue_change_reaches_the_next_request(app, client, demo_catalogue, returning):
+    if returning:
+        client.set_cookie(FINGERPRINT_COOKIE, signed_identity(app, "returning0viewer000007"))
     assert "Долгая дорога домой" in client.get(f"/?movie_id={FILM}").get_data(as_text=True)
     with app.app_context():
         db.session.get(Content, FILM).title = "Новое название"
@@ -138,7 +212,10 @@ def test_nothing_is_kept_when_sharing_is_off(app, client, demo_catalogue, views_
     app.config["SHARED_CACHE_SECONDS"] = 0
     for _ in range(2):
         assert client.get(f"/?movie_id={FILM}").headers["Cache-Control"] == "private, max-age=0"
-    assert len(views_run) == 2
+    client.set_cookie(FINGERPRINT_COOKIE, signed_identity(app, "returning0viewer000006"))
+    for _ in range(2):
+        assert client.get(f"/?movie_id={FILM}").headers["Cache-Control"] == "private, max-age=0"
+    assert len(views_run) == 4
 
 
 def test_with_sharing_off_the_reads_come_from_the_titles_snapshot(app, client, demo_catalogue):
