@@ -21,7 +21,7 @@ from app.http.shared import anonymous, kept_for, share, shareable
 from app.http.viewer import viewer_country, viewer_key_from_cookie
 from app.models import Content
 from app.player.context import context_blob, master_json_url, resolve_player_context
-from app.services.activity.progress import completed_episode_ids
+from app.services.activity.progress import committed_completed_episode_ids
 from app.services.player.availability import Verdict, allowed_domains, depends_on_domain
 from app.services.player.context import Viewer
 from app.services.player.params import InvalidMovieId, MissingMovieId, parse_player_params
@@ -113,7 +113,7 @@ def viewers_completed(key: str, content_id: int) -> frozenset[int]:
     """The episodes this viewer finished (episode choice rule 3); none while the database is unreachable: the page,
     from the content's snapshot, still plays (its first unfinished episode is then its first)."""
     try:
-        return completed_episode_ids(key, content_id)
+        return committed_completed_episode_ids(key, content_id)
     except UNAVAILABLE:
         current_app.logger.warning("the database is unreachable: the page chooses the episode without the history")
         db.session.rollback()

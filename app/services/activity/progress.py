@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import and_, case, false, literal, or_, select, update
+from sqlalchemy import Select, and_, case, false, literal, or_, select, update
 
 from app import texts
 from app.clock import now
@@ -74,12 +74,24 @@ def set_completed(viewer_key: str, content_id: int, episode_id: int, completed: 
 
 
 def completed_episode_ids(viewer_key: str, content_id: int) -> frozenset[int]:
-    query = select(WatchProgress.episode_id).where(
+    return frozenset(db.session.scalars(_completed(viewer_key, content_id)))
+
+
+def committed_completed_episode_ids(viewer_key: str, content_id: int) -> frozenset[int]:
+    """The same, as committed, read on a connection of its own in autocommit: for a request that only reads (the player
+    page, whose only statement this is), no BEGIN and COMMIT round trips around it. It does not see the session's own
+    changes."""
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        return frozenset(connection.scalars(_completed(viewer_key, content_id)))
+
+
+def _completed(viewer_key: str, content_id: int) -> Select[tuple[int]]:
+    """One range of ``ix_watch_progress_viewer_key_content_id``."""
+    return select(WatchProgress.episode_id).where(
         WatchProgress.viewer_key == viewer_key,
         WatchProgress.content_id == content_id,
         WatchProgress.completed.is_(True),
     )
-    return frozenset(db.session.scalars(query))
 
 
 def progress_of(viewer_key: str, content_id: int) -> list[WatchProgress]:
