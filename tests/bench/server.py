@@ -122,9 +122,9 @@ def measure(env: dict[str, str], rounds: int, requests: int, concurrency: int, k
             for name, (server, path, headers) in cases.items():
                 runs[name].append(ab(server.base + path, headers, requests, concurrency, keepalive))
     finally:
-        for server in (shared, cold, other):
-            if server:
-                server.stop()
+        for running in (shared, cold, other):
+            if running:
+                running.stop()
     medians = {name: statistics.median(values) for name, values in runs.items()}
     result = {}
     for name, median in medians.items():

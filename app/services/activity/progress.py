@@ -9,7 +9,7 @@ of two saves in one second came last.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy import Select, and_, case, false, literal, or_, select, update
 
@@ -85,7 +85,7 @@ def committed_completed_episode_ids(viewer_key: str, content_id: int) -> frozens
         return frozenset(connection.scalars(_completed(viewer_key, content_id)))
 
 
-def _completed(viewer_key: str, content_id: int) -> Select[tuple[int]]:
+def _completed(viewer_key: str, content_id: int) -> Select[Any]:
     """One range of ``ix_watch_progress_viewer_key_content_id``."""
     return select(WatchProgress.episode_id).where(
         WatchProgress.viewer_key == viewer_key,
