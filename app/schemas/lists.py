@@ -105,6 +105,37 @@ class FacetsSchema(Schema):
     voiceAuthors = fields.List(fields.Nested(LabelCountSchema), required=True,
                                metadata={"example": [{"slug": "dubliazh", "title": "Дубляж", "count": 3}]})
 
+    def _serialize(self, obj: Any, *, many: bool = False) -> Any:
+        """``dump_facets``: this schema's own dump written out (a unit test compares them), a tenth of marshmallow's
+        time for a type's few hundred values, on every uncached ``/categories/filters/{id}``. A schema limited with
+        ``only``/``exclude`` dumps as marshmallow does."""
+        if many or self.only is not None or self.exclude:
+            return super()._serialize(obj, many=many)
+        return dump_facets(obj)
+
+
+def _whole(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def dump_facets(facets: Any) -> dict[str, Any]:
+    """``FacetsSchema().dump(facets)`` written out, for a mapping of the facets (as app/services/catalogue/
+    facet_counts.py counts them): the same keys in the same order, the same values (Int is int(), Str str())."""
+
+    def labels(name: str) -> list[dict[str, Any]]:
+        return [{"slug": str(label["slug"]), "title": str(label["title"]), "count": _whole(label["count"])}
+                for label in facets[name]]
+
+    return {
+        "genres": labels("genres"),
+        "countries": labels("countries"),
+        "tags": labels("tags"),
+        "years": [{"year": _whole(year["year"]), "count": _whole(year["count"])} for year in facets["years"]],
+        "ratings": [{"from": _whole(band["from"]), "count": _whole(band["count"])} for band in facets["ratings"]],
+        "ages": [{"max": _whole(age["max"]), "count": _whole(age["count"])} for age in facets["ages"]],
+        "voiceAuthors": labels("voiceAuthors"),
+    }
+
 
 # Fields that read a query string's text or a JSON body's values, by the schema they are in: "5" is a number in a
 # query and a string in a body, where only 5 is one (and true is not 1).

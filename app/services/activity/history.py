@@ -24,7 +24,7 @@ from app.database import dialect_insert
 from app.extensions import db
 from app.models import Content, Episode, Season, ViewHistory, WatchProgress
 from app.services.activity.progress import require_episode, require_published
-from app.services.catalogue.cards import cards_by_id
+from app.services.catalogue.cards import Card, load_cards
 from app.services.catalogue.filters import ListRequest
 from app.services.catalogue.paging import Page
 from app.services.catalogue.publishing import public
@@ -51,7 +51,7 @@ class _Touched(NamedTuple):
 
 @dataclass(frozen=True)
 class HistoryItem:
-    content: Content  # loaded as a card (app/services/catalogue/cards.py)
+    content: Card  # app/services/catalogue/cards.py
     viewed_at: datetime
     position: Position
 
@@ -204,7 +204,6 @@ def _with_cards(judged: list[tuple[int, datetime, Position]]) -> list[HistoryIte
     """The items with their contents' cards (one query); a content unpublished since the page was counted is left
     out."""
     ids = [content_id for content_id, _, _ in judged]
-    cards = {card.id: card for card in db.session.scalars(cards_by_id(ids, public())).unique()} \
-        if ids else {}
+    cards = load_cards(ids, public())
     return [HistoryItem(cards[content_id], last, position) for content_id, last, position in judged
             if content_id in cards]

@@ -1,29 +1,100 @@
-"""What a content card (app/schemas/cards.py) reads, loaded with the page's query: the card's own columns only (not
-the description, nor the rest), the type joined, the genres in one more query for the whole page (cards by id:
-joined, ``cards_by_id``). Add these options to every query whose rows are dumped as cards. (Reading another column of
-such a row would load it row by row: the lists' query-count tests would see it.)"""
+"""What a content card (app/schemas/cards.py) reads. Two ways to load it:
+
+* ``load_cards``: the cards of given ids as plain rows (``Card``), never ORM objects: the card's own columns and its
+  type's slug and title and its genres (slug and title, in slug order as the relationship has them) in one row: on
+  PostgreSQL from the content's ``genre_ids`` (app/services/catalogue/filters.py LABEL_ARRAYS), on SQLite through its
+  links. A page of 100 cards loaded into ORM objects with their genres joined cost more than the page's query itself
+  (issue 36); the pages of cards (lists, most relevant, the main mart, search, a viewer's history) take their ids
+  first, then their cards by id.
+* ``CARD_OPTIONS``: for the queries whose rows are ORM contents dumped as cards (a playlist's, a filmography's, the
+  promo slides', fresh episodes'): the card's own columns only (not the description), the type joined, the genres in
+  one more query for the whole page. (Reading another column of such a row would load it row by row: the lists'
+  query-count tests would see it.)"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import Select, select
+from sqlalchemy import literal_column, select
 from sqlalchemy.orm import joinedload, load_only, selectinload
 
-from app.models import Content
+from app.extensions import db
+from app.models import Content, ContentType
 
 CARD_COLUMNS = (Content.id, Content.slug, Content.title, Content.original_title, Content.year, Content.poster_url,
                 Content.content_type_id, Content.has_multiple_episodes, Content.age_rating, Content.kinopoisk_rating,
                 Content.imdb_rating, Content.imdb_id, Content.review_count, Content.review_rating_sum)
 CARD_OPTIONS = (load_only(*CARD_COLUMNS), joinedload(Content.content_type), selectinload(Content.genres))
+OWN = [column for column in CARD_COLUMNS if column is not Content.content_type_id]  # a Card's own, from its row
 
 
-def cards_by_id(ids: Collection[int] | Select[Any], *conditions: Any) -> Select[Content]:
-    """The cards of the contents ``ids`` (a collection, or a subquery of ids), no order, no limit: the genres are
-    joined in the same statement (one round trip instead of two; a third less time than the page query's second
-    SELECT on the main mart's 84 cards). A LIMIT would make SQLAlchemy wrap the query to join a collection: pages keep
-    CARD_OPTIONS. Read the result with ``.unique()``."""
-    return (select(Content).where(Content.id.in_(ids), *conditions)
-            .options(load_only(*CARD_COLUMNS), joinedload(Content.content_type), joinedload(Content.genres)))
+class Label:
+    __slots__ = ("slug", "title")
 
+    def __init__(self, slug: str, title: str) -> None:
+        self.slug, self.title = slug, title
+
+
+class Card:
+    """A content as its card reads it: the card's columns, ``content_type`` and ``genres`` as labels, and the
+    content's own ``imdb_url`` and ``viewer_rating`` (the model's properties, over these attributes)."""
+
+    __slots__ = ("age_rating", "content_type", "genres", "has_multiple_episodes", "id", "imdb_id", "imdb_rating",
+                 "kinopoisk_rating", "original_title", "poster_url", "review_count", "review_rating_sum", "slug",
+                 "title", "year")
+    id: int
+    slug: str
+    title: str
+    original_title: str | None
+    year: int | None
+    poster_url: str | None
+    content_type: Label
+    has_multiple_episodes: bool
+    age_rating: int | None
+    kinopoisk_rating: float | None
+    imdb_rating: float | None
+    imdb_id: str | None
+    review_count: int
+    review_rating_sum: int
+    genres: list[Label]
+    imdb_url = Content.imdb_url
+    viewer_rating = Content.viewer_rating
+
+    def __init__(self, row: Any, genres: list[Label]) -> None:
+        for column in OWN:
+            setattr(self, column.key, getattr(row, column.key))
+        self.content_type = Label(row.type_slug, row.type_title)
+        self.genres = genres
+
+
+def load_cards(ids: Collection[int], *conditions: Any) -> dict[int, Card]:
+    """The cards of the contents ``ids`` that meet ``conditions``, by id: one statement."""
+    if not ids:
+        return {}
+    postgresql = db.engine.dialect.name == "postgresql"
+    rows = db.session.execute(
+        select(*OWN, ContentType.slug.label("type_slug"), ContentType.title.label("type_title"),
+               literal_column(GENRES_POSTGRESQL if postgresql else GENRES_SQLITE).label("genre_labels"))
+        .join(ContentType, ContentType.id == Content.content_type_id)
+        .where(Content.id.in_(list(ids)), *conditions)).all()
+    if postgresql:  # (psycopg reads the JSON)
+        return {row.id: Card(row, [Label(slug, title) for slug, title in row.genre_labels or ()]) for row in rows}
+    # SQLite's ORDER BY genres.slug compares UTF-8 bytes: the order of Python's sort of the same strings
+    return {row.id: Card(row, [Label(slug, title) for slug, title in sorted(json.loads(row.genre_labels))])
+            for row in rows}
+
+
+# A card's genres as a JSON array of [slug, title], in the relationship's order (by slug), in the card's own row:
+# PostgreSQL from the content's own ``genre_ids``, SQLite through its links.
+GENRES_POSTGRESQL = ("(SELECT json_agg(json_build_array(genres.slug, genres.title) ORDER BY genres.slug) FROM genres "
+                     "WHERE genres.id = ANY(contents.genre_ids))")
+GENRES_SQLITE = ("(SELECT json_group_array(json_array(genres.slug, genres.title)) FROM content_genres JOIN genres "
+                 "ON genres.id = content_genres.genre_id WHERE content_genres.content_id = contents.id)")
+
+
+def cards_in_order(ids: list[int], *conditions: Any) -> list[Card]:
+    """The cards of ``ids`` in that order, those that meet ``conditions`` only."""
+    cards = load_cards(ids, *conditions)
+    return [cards[content_id] for content_id in ids if content_id in cards]

@@ -15,7 +15,7 @@ from app.extensions import db
 from app.models import Category, Content, ContentPerson, ContentType, Episode
 from app.models.ids import storable_id
 from app.models.slugs import is_slug
-from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
+from app.services.catalogue.cards import CARD_OPTIONS, load_cards
 from app.services.catalogue.facets import kept_published
 from app.services.catalogue.paging import Page, paginate
 from app.services.catalogue.publishing import public
@@ -125,8 +125,7 @@ def most_relevant(type_slug: str | None, page: int, page_size: int, generation: 
     score = Content.relevance if scored else relevance(now().year)
     found = paginate(ranked.order_by(Content.position, score.desc()), Content.id.desc(), page, page_size,
                      kept.published if here is None else None)
-    cards = {content.id: content for content in db.session.scalars(cards_by_id(found.items)).unique()} \
-        if found.items else {}
+    cards = load_cards(found.items)
     return Page([cards[content_id] for content_id in found.items], found.total, page, page_size)
 
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import joinedload
 
 from app.extensions import db
 from app.models import Category, Content, ContentCategory
-from app.services.catalogue.cards import CARD_OPTIONS, cards_by_id
+from app.services.catalogue.cards import cards_in_order, load_cards
 from app.services.catalogue.categories import category_scope, children_of, descendants, in_scope, placed
 from app.services.catalogue.filters import ListRequest, filtered, ordered
 from app.services.catalogue.paging import Page, paginate, paginate_counting_along
@@ -50,8 +50,7 @@ def main_mart(type_id: int | None, limit: int = MART_LIMIT, here: PlaysHere | No
         place[row.content_id] = min(row.position, place.get(row.content_id, row.position))
     first = {scope: sorted(place, key=lambda content_id: (place[content_id], -content_id))[:limit]
              for scope, place in places.items()}
-    cards = {content.id: content for content in
-             db.session.scalars(cards_by_id({content_id for ids in first.values() for content_id in ids})).unique()}
+    cards = load_cards({content_id for ids in first.values() for content_id in ids})
     return [{"category": category, "contents": [cards[content_id] for content_id in first[category.id]]}
             for category in categories]
 
@@ -82,8 +81,14 @@ def _leading(pairs: list[tuple[int, int]], limit: int, here: PlaysHere | None = 
 
 def list_contents(request: ListRequest) -> Page:
     """A page of every published content that ``request``'s filters let through, in its sort."""
-    query = ordered(filtered(select(Content), request), request).options(*CARD_OPTIONS)
-    return paginate(query, Content.id, request.page, request.page_size)
+    found = paginate(ordered(filtered(select(Content.id), request), request), Content.id, request.page,
+                     request.page_size)
+    return carded(found)
+
+
+def carded(found: Page) -> Page:
+    """``found``, a page of content ids, as a page of their cards (app/services/catalogue/cards.py)."""
+    return Page(cards_in_order(found.items), found.total, found.page, found.page_size)
 
 
 def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
@@ -95,15 +100,14 @@ def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
     scope = category_scope(type_slug, slug)
     if db.engine.dialect.name != "postgresql":
         place = placed(scope.ids)
-        query = select(Content).join(place, place.c.content_id == Content.id)
+        query = select(Content.id).join(place, place.c.content_id == Content.id)
         query = ordered(filtered(query, request), request, editorial=place.c.position, newest=Content.id)
-        return paginate(query.options(*CARD_OPTIONS), Content.id, request.page, request.page_size)
-    members = filtered(select(Content).where(in_scope(scope.ids)), request)
+        return carded(paginate(query, Content.id, request.page, request.page_size))
+    members = filtered(select(Content.id).where(in_scope(scope.ids)), request)
     if request.sort == "position":
         place = placed(scope.ids)
         query = ordered(members.join(place, place.c.content_id == Content.id), request, editorial=place.c.position,
                         newest=Content.id)
     else:
         query = ordered(members, request)
-    return paginate_counting_along(query.options(*CARD_OPTIONS), Content.id, request.page, request.page_size,
-                                   members.with_only_columns(Content.id))
+    return carded(paginate_counting_along(query, Content.id, request.page, request.page_size, members))

@@ -47,7 +47,7 @@ from sqlalchemy import (
 
 from app.extensions import db
 from app.models import Content, SearchDocument, SearchWord
-from app.services.catalogue.cards import cards_by_id
+from app.services.catalogue.cards import cards_in_order
 from app.services.catalogue.filters import ListRequest, Query, filtered
 from app.services.catalogue.paging import Page
 from app.services.catalogue.publishing import off_schedule, public
@@ -183,9 +183,8 @@ def _carded(ids: list[int], total: int, request: ListRequest) -> Page:
     """The page of ``ids``, their cards read by id."""
     if not ids:  # a reading that found nothing (up to six of them per query) asks for no cards
         return Page([], total, request.page, request.page_size)
-    contents = {c.id: c for c in db.session.scalars(  # published: a content unpublished since it was indexed is not
-        cards_by_id(ids, public())).unique()}
-    return Page([contents[i] for i in ids if i in contents], total, request.page, request.page_size)
+    # published: a content unpublished since it was indexed is not
+    return Page(cards_in_order(ids, public()), total, request.page, request.page_size)
 
 
 def _named(searched: list[str]) -> ColumnElement[int]:

@@ -36,7 +36,7 @@ from sqlalchemy import func, select, union_all
 from app import clock
 from app.extensions import db
 from app.models import Content, SearchDocument
-from app.services.catalogue.cards import cards_by_id
+from app.services.catalogue.cards import load_cards
 from app.services.catalogue.filters import ListRequest
 from app.services.catalogue.publishing import aware, off_schedule, public
 from app.services.search.index import STEMS
@@ -113,16 +113,13 @@ def ranked(index: SuggestionIndex | None, asked: list[str], prefix: bool, reques
 
 def cards(index: SuggestionIndex | None, ids: list[int]) -> list[Any]:
     """The cards of ``ids`` (those public now), in their order: as the database path reads them (app/services/
-    catalogue/cards.py ``cards_by_id``), the latest KEPT_CARDS kept with the index, detached from their session (a
+    catalogue/cards.py ``load_cards``), the latest KEPT_CARDS kept with the index, plain rows in no session (a
     card read under this generation is the same until the generation moves, or the index's ``valid_until``)."""
     kept = index.cards if index is not None else {}
     found = {i: card for i in ids if (card := kept.get(i)) is not None}
     missing = [i for i in ids if i not in found]
     if missing:
-        for card in db.session.scalars(cards_by_id(missing, public())).unique():
-            for part in (card, card.content_type, *card.genres):  # all a card's dump reads, loaded by its query
-                if part in db.session:
-                    db.session.expunge(part)
+        for card in load_cards(missing, public()).values():  # plain rows, in no session
             found[card.id] = card
             if index is not None:
                 with _kept_lock:
