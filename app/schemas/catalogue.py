@@ -228,8 +228,11 @@ class AvailabilityQuerySchema(Schema):
                                                "example": "partner.example"})
 
 
+EPISODES = EpisodeSchema(many=True)  # one instance: made per call, its nested schemas are made anew each time
+
+
 def dump_episodes(episodes: list[Any], completed: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = EpisodeSchema(many=True).dump(episodes)
+    rows: list[dict[str, Any]] = EPISODES.dump(episodes)
     for row in rows:
         row["isCompleted"] = row["id"] in completed
     return rows

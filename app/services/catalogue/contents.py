@@ -35,7 +35,8 @@ def _not_found(details: dict[str, Any]) -> NotFound:
 
 def load_content(content_id: int) -> Content | None:
     """The content with what the player and the API show of it (countries, languages, seasons, availability rules,
-    labels, subtitles, credits, categories with their types, alternative titles), in one query per collection; None
+    labels, subtitles, credits, categories with their types, alternative titles), in one query per collection (a
+    snapshot reads them in one statement: app/services/catalogue/loaded.py, which a test compares with this); None
     when there is none, an id no column can hold included. Unpublished ones too: the caller decides who may see them."""
     if not storable_id(content_id):
         return None
@@ -69,8 +70,9 @@ def get_content(content_id: int) -> Content:
 
 
 def load_episodes(content_id: int) -> list[Episode]:
-    """The content's episodes in play order (spec §4): season order, then episode order."""
-    query = select(Episode).where(Episode.content_id == content_id).options(selectinload(Episode.season))
+    """The content's episodes in play order (spec §4): season order, then episode order; their seasons joined (one
+    statement)."""
+    query = select(Episode).where(Episode.content_id == content_id).options(joinedload(Episode.season))
     episodes = list(db.session.scalars(query))
     by_id = {e.id: e for e in episodes}
     return [by_id[ref.id] for ref in play_order([episode_ref(e) for e in episodes])]

@@ -41,8 +41,8 @@ class TitleDetails:
 
 def title_details(content: Content, durations: Iterable[int | None]) -> TitleDetails:
     """``content`` (loaded with its categories and alternative titles: app/services/catalogue/contents.py
-    ``load_content``) with its breadcrumbs, the runtime of its episodes' ``durations`` and the alternative titles
-    shown."""
+    ``load_content``, or in one statement: loaded.py ``load_whole``) with its breadcrumbs, the runtime of its
+    episodes' ``durations`` and the alternative titles shown."""
     return TitleDetails(content, breadcrumbs(content.categories), runtime(durations, content.has_multiple_episodes),
                         [title for title in content.alternative_titles if title.shown])
 
