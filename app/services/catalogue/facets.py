@@ -19,6 +19,7 @@ from sqlalchemy import false, func, select
 from app.database import dialect_insert
 from app.extensions import db
 from app.models import Content, ContentType, TypeFacets
+from app.models.ids import storable_id
 from app.models.slugs import is_slug
 from app.services.catalogue.categories import category_scope, count_categories, in_scope
 from app.services.catalogue.facet_counts import FACETS, counted
@@ -33,8 +34,10 @@ def facets(type_id: int, generation: int, when_missing: Callable[[], object] = l
     called when none were ever kept (as the migration leaves them) or the kept ones lack a facet (kept before it was
     counted), to have them kept; kept ones of another generation are being made again by the refresh the change
     started."""
-    content_type(type_id)
-    kept = _kept(type_id, generation, FACETS, when_missing)
+    row = _kept_row(type_id) if storable_id(type_id) else None
+    if row is None:  # nothing kept: is there such a type at all (a kept row says so, one statement fewer)
+        content_type(type_id)
+    kept = _current(row, generation, FACETS, when_missing)
     return {facet: kept[facet] for facet in FACETS} if kept is not None else count_facets(type_id)
 
 
@@ -53,8 +56,17 @@ def _kept(type_id: int, generation: int, needed: Collection[str], when_missing: 
           ) -> dict[str, Any] | None:
     """The type's kept facets when they are of ``generation`` and have every key ``needed``; else None, having
     called ``when_missing`` when nothing current can come without a refresh being asked for."""
-    kept = db.session.execute(select(TypeFacets.generation, TypeFacets.facets)
+    return _current(_kept_row(type_id), generation, needed, when_missing)
+
+
+def _kept_row(type_id: int) -> Any:
+    return db.session.execute(select(TypeFacets.generation, TypeFacets.facets)
                               .where(TypeFacets.content_type_id == type_id)).first()
+
+
+def _current(kept: Any, generation: int, needed: Collection[str], when_missing: Callable[[], object]
+             ) -> dict[str, Any] | None:
+    """``kept`` (the type's row, or None) as ``_kept`` answers it."""
     whole = kept is not None and set(needed) <= set(kept.facets)
     if whole and kept is not None and kept.generation == generation:
         return dict(kept.facets)
