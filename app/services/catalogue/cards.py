@@ -62,9 +62,13 @@ class Card:
     imdb_url = Content.imdb_url
     viewer_rating = Content.viewer_rating
 
-    def __init__(self, row: Any, genres: list[Label]) -> None:
-        for column in OWN:
-            setattr(self, column.key, getattr(row, column.key))
+    def __init__(self, row: Any, genres: list[Label]) -> None:  # (written out: a loop of getattr costs twice as much)
+        self.id, self.slug, self.title, self.original_title, self.year = row.id, row.slug, row.title, \
+            row.original_title, row.year
+        self.poster_url, self.has_multiple_episodes, self.age_rating = row.poster_url, row.has_multiple_episodes, \
+            row.age_rating
+        self.kinopoisk_rating, self.imdb_rating, self.imdb_id = row.kinopoisk_rating, row.imdb_rating, row.imdb_id
+        self.review_count, self.review_rating_sum = row.review_count, row.review_rating_sum
         self.content_type = Label(row.type_slug, row.type_title)
         self.genres = genres
 
