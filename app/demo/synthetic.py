@@ -46,6 +46,7 @@ from app.models import (
 )
 from app.models.catalogue import content_countries
 from app.models.slugs import slugify, transliterate
+from app.models.sort_keys import title_key
 from app.models.taxonomy import content_genres, content_tags
 
 BATCH = 2000  # contents per transaction
@@ -182,7 +183,7 @@ class _Rows:
     def write(self) -> None:
         """On PostgreSQL a COPY per table (its statement-level triggers on the link tables, the contents' label
         arrays, then run once per batch, where an executemany, a statement per row, ran them once per row); on SQLite
-        an executemany."""
+        an executemany. A COPY runs no Python-side column default (the title's sort key): the rows carry them."""
         connection = db.session.connection()
         if connection.dialect.name != "postgresql":
             for table, rows in self.tables.items():
@@ -194,6 +195,10 @@ class _Rows:
                 if not rows:
                     continue
                 columns = list(rows[0])
+                skipped = [column.name for column in table.columns
+                           if column.default is not None and column.default.is_callable and column.name not in columns]
+                if skipped:  # a COPY runs no Python-side default: the rows must carry those values themselves
+                    raise RuntimeError(f"the rows of {table.name} lack {skipped}, which COPY would leave unset")
                 statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
                     sql.Identifier(table.name), sql.SQL(", ").join(map(sql.Identifier, columns)))
                 with cursor.copy(statement) as copy:
@@ -207,7 +212,7 @@ def _title(rng: random.Random, number: int, labels: Labels, people: list[int], i
     type_id = labels.series if series else labels.film
     added = ADDED_FROM + ADDED_EVERY * number
     rows.add(Content.__table__, id=number, created_at=added, updated_at=added, slug=f"{slugify(title, 110)}-{number}",
-             title=title, original_title=original,
+             title=title, title_sort=title_key(title), original_title=original,
              description=f"{title}: {rng.choice(KINDS)} о том, что случилось {rng.choice(WHENS)} "
                          f"{_PLACES.pick(rng)[0]}.",
              age_rating=rng.choice((0, 6, 12, 16, 18)), published=rng.random() > 0.02, position=0,
