@@ -25,13 +25,15 @@ import re
 import threading
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, union_all
+from sqlalchemy import create_engine, func, select, union_all
+from sqlalchemy.pool import NullPool
 
 from app import clock
 from app.extensions import db
@@ -50,6 +52,7 @@ SIMPLE = "original"  # the field matched folded, word for word (PostgreSQL's sim
 DENSE = 32  # a token on more than 1/DENSE of the contents is kept as a bit mask (no larger than its positions)
 OPERATORS = frozenset({"or"})  # what websearch_to_tsquery reads as an operator, not a word
 KEPT_CARDS = 5000  # the cards of the latest contents suggested (about 2 kB each)
+BUILD_STATEMENT_MS = 120_000  # the ordered read of every document, on its own connection (``_long_read``)
 KEPT_MASKS = 512  # the masks of the latest tokens and prefixes asked (12.5 kB each at 100,000 titles, at most)
 _PLAIN = re.compile(r"(?:(?:[a-zа-я]+|[0-9]+)(?: |$))*")  # words as ``words`` finds them, one space apart
 
@@ -269,10 +272,35 @@ def build(generation: int) -> SuggestionIndex:
     hidden_ids = set(db.session.scalars(off_schedule()))
     upcoming = _next_boundary(at)
     # In the rank's last order, as query.py orders them; read a thousand at a time (the descriptions are most of it).
-    rows = db.session.execute(select(
+    documents = select(
         SearchDocument.content_id, SearchDocument.title, SearchDocument.latin, SearchDocument.people,
         SearchDocument.description, SearchDocument.names,
-    ).order_by(SearchDocument.rating.desc().nulls_last(), SearchDocument.content_id).execution_options(yield_per=1000))
+    ).order_by(SearchDocument.rating.desc().nulls_last(), SearchDocument.content_id)
+    with _long_read() as connection:
+        return _made(database, generation, connection.execute(documents.execution_options(yield_per=1000)),
+                     hidden_ids, upcoming)
+
+
+@contextmanager
+def _long_read() -> Iterator[Any]:
+    """Where the whole catalogue's documents are read in one ordered statement: at 1,000,000 titles that takes
+    seconds, past the requests' statement deadline (DB_STATEMENT_TIMEOUT_MS), whose client-side wait would also open
+    the database's breaker for every request (503s). On PostgreSQL a connection of its own, outside the requests'
+    pool and breaker, with a background job's deadline (BUILD_STATEMENT_MS); elsewhere the session's."""
+    if db.engine.dialect.name != "postgresql":
+        yield db.session
+        return
+    engine = create_engine(db.engine.url, poolclass=NullPool, connect_args={
+        "options": f"-c statement_timeout={BUILD_STATEMENT_MS}", "connect_timeout": 2})
+    try:
+        with engine.connect() as connection:
+            yield connection
+    finally:
+        engine.dispose()
+
+
+def _made(database: str, generation: int, rows: Any, hidden_ids: set[int],
+          upcoming: datetime | None) -> SuggestionIndex:
     ids = array("q")
     tokens: dict[str, dict[str, array]] = {field: {} for field in FIELDS}
     names: list[tuple[str, int]] = []
