@@ -99,7 +99,7 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     switched = words(switched_query)[:MAX_WORDS] if switched_query is not None else []
     readings = [(typed, Reading(prefix=_begun(typed))), (switched, Reading(prefix=_begun(switched))),
                 (typed, Reading(typos=True)), (typed, Reading(prefix=_begun(typed), typos=True)),
-                (switched, Reading(typos=True, short=False)), (_dictionary_forms(typed), Reading(forms=True)),
+                (switched, Reading(typos=True, short=False)), (typed, Reading(forms=True)),
                 (typed, Reading(loose=True))]
     first: SearchResult | None = None
     tried: set[tuple[tuple[str, ...], Reading]] = set()
@@ -110,6 +110,8 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
         first = SearchResult(Page([], 0, request.page, request.page_size), None)
         tried.add((tuple(typed), readings[0][1]))
     for asked, reading in readings:
+        if reading.forms:  # only a query that reaches this reading asks the dictionary (loaded then, once)
+            asked = _dictionary_forms(typed)
         if not asked or (tuple(asked), reading) in tried:
             continue
         tried.add((tuple(asked), reading))
