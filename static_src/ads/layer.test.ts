@@ -176,6 +176,17 @@ describe('AdLayer.play', () => {
     expect(after.handled).toBe(false);
   });
 
+  it("toggles by its own video: a second key right after a pause resumes the ad before the 'pause' event", () => {
+    const { events, start } = setup();
+    const { video, fire } = start();
+    fire('playing');
+    events.emit('playbackRequested', { play: 'toggle', handled: false });
+    expect(video.paused).toBe(true); // its 'pause' event not dispatched yet: the status still says it plays
+    const again = { play: 'toggle' as const, handled: false };
+    events.emit('playbackRequested', again);
+    expect([again.handled, video.paused]).toEqual([true, false]);
+  });
+
   it("holds the media session while it is on, then gives it back to the film", async () => {
     const handlers = new Map<string, unknown>();
     const session = { metadata: null as unknown, setActionHandler: (action: string, handler: unknown) => handlers.set(action, handler) };

@@ -143,7 +143,8 @@ export class AdLayer {
     });
     const stopRequests = this.options.onPlaybackRequest?.((request) => {
       request.handled = true; // the ad on screen takes it; the film underneath stays as it is
-      this.userChoice = request.play ? 'play' : 'pause';
+      const play = request.play === 'toggle' ? bar.video.paused : request.play;
+      this.userChoice = play ? 'play' : 'pause';
       decide();
     });
     if (stopRequests) disposer.add(stopRequests);

@@ -14,9 +14,10 @@ export interface PlayerEvents {
   error: { error: PlayerError; media?: MediaStats };
   enterFullScreen: Record<string, never>; // pseudo fullscreen (iOS in a frame): the parent page should stretch the frame
   exitFullScreen: Record<string, never>;
-  // The embedding page asked to play or pause (embed/bridge, after its origin checks). An ad on screen takes the
-  // request and sets `handled` (ads/layer); otherwise the bridge hands it to the controller.
-  playbackRequested: { play: boolean; handled: boolean };
+  // The embedding page asked to play or pause (embed/bridge, after its origin checks), or the viewer's key or tap to
+  // toggle under an ad (`'toggle'`: the ad's own element says which, never a state reported after its events). An ad
+  // on screen takes the request and sets `handled` (ads/layer); otherwise the bridge hands it to the controller.
+  playbackRequested: { play: boolean | 'toggle'; handled: boolean };
   // What analytics reports (spec §7; analytics/record subscribes). Emitted where it happens, never for analytics' sake.
   seek: { from: number; to: number }; // the controller's seek (bar, buttons, keys, taps, media session)
   muteChanged: { muted: boolean }; // the viewer made the sound silent (muted or volume 0) or audible again

@@ -191,7 +191,7 @@ describe('connectParent: incoming', () => {
 
   it('hands play and pause to an ad on screen instead of the film', () => {
     const { target, receive } = connected();
-    const requests: boolean[] = [];
+    const requests: Array<boolean | 'toggle'> = [];
     target.events.on('playbackRequested', (request) => {
       requests.push(request.play);
       request.handled = true;

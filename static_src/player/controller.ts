@@ -169,7 +169,9 @@ export class PlayerController implements PlayerIntents {
   togglePlay(): void {
     const { phase, ad } = this.store.get();
     if (ad) {
-      this.events.emit('playbackRequested', { play: ad === 'paused', handled: false }); // the ad takes it (ads/layer)
+      // The ad takes it (ads/layer) and asks its own video: the state reported here follows the video's events, so
+      // a key pressed between a pause() and its 'pause' event would have paused the ad twice.
+      this.events.emit('playbackRequested', { play: 'toggle', handled: false });
       return;
     }
     if (phase === 'playing') this.pause();
