@@ -69,7 +69,7 @@ export interface PlayerContext {
   awaitRequestHeaders?: boolean; // request_headers=1: the embedding page relays ad-request headers (embed/requestHeaders)
   // The chosen episode's first HLS playlist (its master JSON's default source) as the server read it: its signed address
   // (origin-relative) and text; hls.js gets it without a request (player/prefetch). Absent when not ours to read.
-  firstPlaylist?: { url: string; text: string } | null;
+  firstPlaylist?: { url: string; text: string; media?: string[] } | null; // media: the playlists hls.js starts on
   config: RuntimeConfig;
 }
 

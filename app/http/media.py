@@ -28,9 +28,11 @@ import hmac
 import json
 import math
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from flask import current_app
 
@@ -142,15 +144,18 @@ def sign_master(document: bytes, scope: str, prefix: str) -> bytes:
 
 
 PLAYLIST_INLINE_MAX = 16_384  # bytes: a master playlist is about 1 kB; a longer one is left to the network
+ATTRIBUTE = re.compile(r'([A-Z0-9-]+)=("[^"]*"|[^,]*)')
+STARTING_VARIANTS = 4  # hls.js's first variant, chosen by its default estimate (500 kbit/s) under the player's size cap
 
 
-def first_playlist(address: str | None, country: str | None, content: int, expires: int) -> dict[str, str] | None:
+def first_playlist(address: str | None, country: str | None, content: int, expires: int) -> dict[str, Any] | None:
     """The HLS playlist a player starts ``address`` (an episode's unsigned master file path) on, to be put in the page:
     its master JSON's default source (spec §3: the one marked default, else the first), or ``address`` itself when it
-    names a playlist; as ``{"url": its address signed as the master's links are, "text": the file}``. None when it is
-    not a protected file of ours, cannot be read, is not UTF-8 or is over PLAYLIST_INLINE_MAX bytes: the player then
-    fetches it, as it would anyway. The folder never changes once published (docs/video-transcoding.md), so the text is
-    what its signed address serves."""
+    names a playlist; as ``{"url": its address signed as the master's links are, "text": the file, "media": the media
+    playlists a player starting it asks for first (``starting_playlists``), which the player asks for at once}``. None
+    when it is not a protected file of ours, cannot be read, is not UTF-8 or is over PLAYLIST_INLINE_MAX bytes: the
+    player then fetches it, as it would anyway. The folder never changes once published (docs/video-transcoding.md),
+    so the text is what its signed address serves."""
     base = current_app.config["MEDIA_URL_PATH"].rstrip("/") + "/"
     scope = unsigned_scope(address)
     if address is None or scope is None:
@@ -175,6 +180,46 @@ def first_playlist(address: str | None, country: str | None, content: int, expir
         playlist = safe_file(root, f"{scope}/{link[len(prefix) + 1:]}")
         if playlist is None or playlist.stat().st_size > PLAYLIST_INLINE_MAX:
             return None
-        return {"url": link, "text": playlist.read_bytes().decode("utf-8")}
+        text = playlist.read_bytes().decode("utf-8")
+        return {"url": link, "text": text, "media": starting_playlists(text, link)}
     except (OSError, ValueError, AttributeError):  # unreadable, not JSON, not an object, not UTF-8
         return None
+
+
+def starting_playlists(text: str, link: str) -> list[str]:
+    """The media playlists hls.js asks for first when it starts the master playlist ``text`` served at ``link``: its
+    first variant is among the ``STARTING_VARIANTS`` of the lowest bandwidth (chosen by hls.js's default estimate, 500
+    kbit/s, under the player's size cap; never an I-frame playlist), with the default audio rendition of each of their
+    audio groups; resolved against ``link`` as hls.js resolves them. Asked for while the hls.js chunk still downloads,
+    they spare the first frame a round trip in a row (562 ms on a slow 4G network; ``bin/bench``, slow profile). A
+    variant hls.js does not start on is one it may switch to; each is under a kilobyte compressed."""
+    lines = [line.strip() for line in text.splitlines()]
+    variants: list[tuple[float, str, str | None]] = []
+    default_audio: dict[str, str] = {}
+    for index, line in enumerate(lines):
+        if line.startswith("#EXT-X-STREAM-INF:"):
+            attributes = _attributes(line)
+            uri = next((later for later in lines[index + 1:] if later and not later.startswith("#")), None)
+            if uri is not None:
+                variants.append((_bandwidth(attributes.get("BANDWIDTH")), uri, attributes.get("AUDIO")))
+        elif line.startswith("#EXT-X-MEDIA:"):
+            attributes = _attributes(line)
+            if attributes.get("TYPE") == "AUDIO" and attributes.get("DEFAULT") == "YES" and attributes.get("URI"):
+                default_audio.setdefault(attributes.get("GROUP-ID", ""), attributes["URI"])
+    chosen = sorted(variants, key=lambda variant: variant[0])[:STARTING_VARIANTS]
+    uris = [uri for _, uri, _ in chosen] + [default_audio[group] for _, _, group in chosen
+                                            if group is not None and group in default_audio]
+    resolved = (urljoin(link, uri) for uri in uris)
+    return list(dict.fromkeys(url for url in resolved if url.startswith(("/", "https://", "http://"))))
+
+
+def _attributes(line: str) -> dict[str, str]:
+    """A tag's attribute list (RFC 8216 4.2): NAME=value or NAME="quoted value", separated by commas."""
+    return {name: value.strip('"') for name, value in ATTRIBUTE.findall(line.partition(":")[2])}
+
+
+def _bandwidth(value: str | None) -> float:
+    try:
+        return float(value) if value is not None else math.inf
+    except ValueError:
+        return math.inf

@@ -131,7 +131,7 @@ def _previewed(address: str | None, ctx: PlayerContext, expires: int) -> str | N
     return f"{address}?{urlencode({MARK_PARAM: master_mark(ctx.content.id, expires)})}"
 
 
-def chosen_playlist(ctx: PlayerContext, expires: int) -> dict[str, str] | None:
+def chosen_playlist(ctx: PlayerContext, expires: int) -> dict[str, Any] | None:
     """The playlist the chosen episode starts on, in the page (app/http/media.py first_playlist): the player hands it to
     hls.js without a request (static_src/player/prefetch.ts), which took a round trip after the entry had run."""
     episode = ctx.episode

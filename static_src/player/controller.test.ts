@@ -114,17 +114,23 @@ describe('PlayerController.start', () => {
   });
 
   it("hands the engine the page's copy of the first playlist for the source it names, and for no other", async () => {
-    const firstPlaylist = { url: '/hls/12/dub/index.m3u8', text: '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n' };
+    const firstPlaylist = {
+      url: '/hls/12/dub/index.m3u8',
+      text: '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n',
+      media: ['/hls/12/dub/v.m3u8'],
+    };
     const { controller } = setup(makeContext({ firstPlaylist }));
     await controller.start();
     expect(attachSourceMock.mock.calls[0][1]).toBe('https://player.example/hls/12/dub/index.m3u8');
     expect(engineOptions().playlist).toBe(firstPlaylist.text);
+    expect(engineOptions().media).toEqual(['https://player.example/hls/12/dub/v.m3u8']); // as hls.js resolves it
 
     attachSourceMock.mockClear(); // a viewer whose saved voice is the other source: that one is asked for
     const other = setup(makeContext({ firstPlaylist: { ...firstPlaylist, url: '/hls/12/orig/index.m3u8' } }));
     await other.controller.start();
     expect(attachSourceMock.mock.calls[0][1]).toBe('https://player.example/hls/12/dub/index.m3u8');
     expect(engineOptions().playlist).toBeUndefined();
+    expect(engineOptions().media).toBeUndefined(); // nor another source's media playlists
   });
 
   it('without a hold, the film buffers as far as its policy says from the start', async () => {

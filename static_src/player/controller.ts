@@ -321,12 +321,14 @@ export class PlayerController implements PlayerIntents {
     if (!video || link === null) return;
     this.releaseEngine();
     this.tracks.clearRenditions();
-    const known = this.context.firstPlaylist; // the page's copy of the chosen episode's first playlist
+    const page = this.context.firstPlaylist; // the page's copy of the chosen episode's first playlist
+    const known = page && resolveLink(page.url, this.base) === link ? page : null;
     const engine = await attachSource(video, link, {
       assetsPath: this.context.config.widgetAssetsPath,
       startPosition: startAt,
       bufferAheadS,
-      playlist: known && resolveLink(known.url, this.base) === link ? known.text : undefined,
+      playlist: known?.text,
+      media: known?.media?.map((address) => resolveLink(address, this.base)),
       onFatal: (error) => this.fail(error),
       ...this.tracks.callbacks,
     });

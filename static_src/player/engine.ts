@@ -41,6 +41,7 @@ export interface EngineOptions extends EngineCallbacks {
   startPosition: number | null;
   bufferAheadS?: number; // a bound on the forward buffer from the start (under a pre-roll), until setBufferAhead(null)
   playlist?: string; // the text of `src` when the page carried it (the context's firstPlaylist): not asked for again
+  media?: readonly string[]; // the media playlists the page named beside `playlist` (absolute): asked for at once
 }
 
 /**
@@ -81,7 +82,7 @@ function loadHls(): Promise<HlsModule> {
 
 export async function attachSource(video: HTMLVideoElement, src: string, options: EngineOptions): Promise<Engine> {
   if (mseAvailable()) {
-    playlists.start(src, options.playlist);
+    playlists.start(src, options.playlist, options.media);
     const hls = await loadHls();
     const HlsClass = hls.default;
     if (HlsClass.isSupported()) {

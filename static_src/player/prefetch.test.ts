@@ -9,6 +9,8 @@ import { getText, PlaylistPrefetch, prefetchingLoader, type TextResponse } from 
 
 const URL_A = 'https://media.example/titles/a/master.m3u8';
 const PLAYLIST = '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nvideo.m3u8\n';
+const BASE = 'https://media.example/s/sig/1/titles/a/';
+const MEDIA = [`${BASE}video-240p.m3u8`, `${BASE}video-360p.m3u8`, `${BASE}audio-ru.m3u8`];
 
 function response(body: string, status = 200, url = URL_A): TextResponse {
   return { status, url, text: body, first: 0 };
@@ -55,7 +57,7 @@ class NetworkLoader {
 
 const CONFIG = { loadPolicy: { maxTimeToFirstByteMs: 8000, maxLoadTimeMs: 20000 } } as LoaderConfiguration;
 
-type Kind = 'manifest' | 'level';
+type Kind = 'manifest' | 'level' | 'audioTrack' | 'subtitleTrack';
 
 function context(kind: Kind = 'manifest', url = URL_A): PlaylistLoaderContext {
   const type = kind as PlaylistLoaderContext['type']; // hls.js's PlaylistContextType, a string enum
@@ -89,7 +91,7 @@ afterEach(() => jest.useRealTimers());
 
 describe('PlaylistPrefetch', () => {
   it('hands a fetched playlist over once, and only for its address', async () => {
-    const fetchUrl = jest.fn(() => Promise.resolve(response(PLAYLIST)));
+    const fetchUrl = jest.fn((_url: string) => Promise.resolve(response(PLAYLIST)));
     const prefetch = new PlaylistPrefetch(fetchUrl);
     prefetch.start(URL_A);
 
@@ -101,7 +103,7 @@ describe('PlaylistPrefetch', () => {
   });
 
   it('takes a playlist the page carried without a request, once, and only for its address', async () => {
-    const fetchUrl = jest.fn(() => Promise.resolve(response('#EXTM3U\n# from the network\n')));
+    const fetchUrl = jest.fn((_url: string) => Promise.resolve(response('#EXTM3U\n# from the network\n')));
     const prefetch = new PlaylistPrefetch(fetchUrl);
     prefetch.start(URL_A, PLAYLIST);
 
@@ -109,6 +111,25 @@ describe('PlaylistPrefetch', () => {
     expect(await prefetch.take(URL_A)).toMatchObject({ url: URL_A, status: 200, text: PLAYLIST });
     expect(prefetch.take(URL_A)).toBeNull(); // hls.js's retry goes to the network
     expect(fetchUrl).not.toHaveBeenCalled();
+  });
+
+  it('asks for the media playlists the page named with the master at once, each handed over once as media', async () => {
+    const fetchUrl = jest.fn((url: string) => Promise.resolve(response(`#EXTM3U\n# ${url}\n`, 200, url)));
+    const prefetch = new PlaylistPrefetch(fetchUrl);
+    prefetch.start(`${BASE}master.m3u8`, PLAYLIST, MEDIA);
+    expect(fetchUrl.mock.calls.map(([url]) => url)).toEqual(MEDIA); // not the master: the page carried it
+    expect(prefetch.take(MEDIA[1], 'manifest')).toBeNull(); // a media playlist is no master
+    expect(await prefetch.take(MEDIA[1], 'media')).toMatchObject({ status: 200, url: MEDIA[1] });
+    expect(prefetch.take(MEDIA[1], 'media')).toBeNull(); // once: a retry goes to the network
+    expect(prefetch.take(`${BASE}master.m3u8`, 'media')).toBeNull(); // nor a master a media playlist
+  });
+
+  it("forgets an episode's media playlists when another starts", async () => {
+    const prefetch = new PlaylistPrefetch((url: string) => Promise.resolve(response('#EXTM3U\n', 200, url)));
+    prefetch.start(`${BASE}master.m3u8`, PLAYLIST, MEDIA);
+    prefetch.start(URL_A);
+    expect(prefetch.take(MEDIA[0], 'media')).toBeNull();
+    expect(await prefetch.take(URL_A)).toMatchObject({ status: 200 });
   });
 
   it('keeps only the latest start', async () => {
@@ -207,6 +228,24 @@ describe('prefetchingLoader', () => {
     expect(loader.stats).toBe(stats);
     expect(loader.context).toBe(ctx);
     expect(NetworkLoader.made[0].loads).toEqual([]);
+  });
+
+  it('gives hls.js a prefetched level or audio playlist without a request, and a subtitle playlist to the network', async () => {
+    const media = (url: string) => `#EXTM3U\n#EXT-X-TARGETDURATION:4\n# ${url}\n`;
+    const fetchUrl = jest.fn((url: string) => Promise.resolve(response(media(url), 200, url)));
+    const prefetch = new PlaylistPrefetch(fetchUrl);
+    prefetch.start(`${BASE}master.m3u8`, PLAYLIST, MEDIA);
+    const [level, audio] = [MEDIA[1], MEDIA[2]];
+    const [levelCb, audioCb, subsCb] = [callbacks(), callbacks(), callbacks()];
+    loaderOver(prefetch).load(context('level', level), CONFIG, levelCb);
+    loaderOver(prefetch).load(context('audioTrack', audio), CONFIG, audioCb);
+    loaderOver(prefetch).load(context('subtitleTrack', `${BASE}subs/ru.m3u8`), CONFIG, subsCb);
+    await settle();
+    jest.advanceTimersByTime(0);
+    expect(levelCb.onSuccess.mock.calls[0][0]).toEqual({ url: level, data: media(level), code: 200 });
+    expect(audioCb.onSuccess.mock.calls[0][0]).toEqual({ url: audio, data: media(audio), code: 200 });
+    expect(NetworkLoader.made.map((made) => made.loads.length)).toEqual([0, 0, 1]); // only the subtitles went out
+    expect(fetchUrl).toHaveBeenCalledTimes(3); // the prefetches, none again
   });
 
   it('sends level playlists, and a manifest nobody prefetched, to the network loader', () => {

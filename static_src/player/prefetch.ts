@@ -1,8 +1,9 @@
-// The stream's master playlist, asked for the moment the master JSON names it, beside the evaluation of the hls.js
-// chunk, instead of by hls.js once it runs: that was one more request in a row before the first frame (a round trip of
-// 562 ms on a slow 4G network). The chosen episode's first one comes in the page itself (the context's firstPlaylist):
-// no request at all. hls.js gets the response through its public loader interface (`pLoader`); anything
-// else it loads, a retry, and a prefetch that failed go to its own loader as they always did.
+// The stream's playlists, asked for ahead of hls.js instead of by hls.js once it runs: each was one more request in a
+// row before the first frame (a round trip of 562 ms on a slow 4G network). The chosen episode's master comes in the
+// page itself (the context's firstPlaylist), or is asked for the moment the master JSON names it; the media playlists
+// hls.js starts on, which the page names beside it (app/http/media.py starting_playlists), are asked for at once, while
+// the hls.js chunk still downloads. hls.js gets the responses through its public loader interface (`pLoader`);
+// anything else it loads, a retry, and a prefetch that failed go to its own loader as they always did.
 import type {
   HlsConfig,
   Loader,
@@ -50,8 +51,11 @@ export const getText: GetText = (url) =>
     xhr.send();
   });
 
+/** What a prefetch answers: the master (hls.js's 'manifest') or a media playlist ('level', 'audioTrack'). */
+type Kind = 'manifest' | 'media';
+
 export class PlaylistPrefetch {
-  private pending: { url: string; response: Promise<Prefetched | null> } | null = null;
+  private pending = new Map<string, { kind: Kind; response: Promise<Prefetched | null> }>();
 
   constructor(
     private readonly get: GetText = getText,
@@ -59,39 +63,45 @@ export class PlaylistPrefetch {
   ) {}
 
   /**
-   * Starts fetching `url`, or, given its text (`known`: the page carried it), keeps that without a request; a later
-   * start replaces it (only the episode being loaded is kept).
+   * Starts fetching `url`, or, given its text (`known`: the page carried it), keeps that without a request, and fetches
+   * the `media` playlists hls.js will ask for first (absolute addresses, as hls.js resolves them). A later start
+   * replaces them all (only the episode being loaded is kept).
    */
-  start(url: string, known?: string): void {
+  start(url: string, known?: string, media: readonly string[] = []): void {
     const now = this.now();
-    const response =
+    const master =
       known === undefined
-        ? this.get(url).then(
-            (res): Prefetched | null =>
-              res.status >= 200 && res.status < 300
-                ? { url: res.url, status: res.status, text: res.text, first: res.first || this.now(), end: this.now() }
-                : null,
-            () => null,
-          )
+        ? this.fetch(url)
         : Promise.resolve<Prefetched>({ url, status: 200, text: known, first: now, end: now });
-    this.pending = { url, response };
+    this.pending = new Map([[url, { kind: 'manifest', response: master }]]);
+    for (const address of media) this.pending.set(address, { kind: 'media', response: this.fetch(address) });
   }
 
-  /** The prefetch of `url`, once: a second ask (hls.js's retry) gets null and goes to the network. */
-  take(url: string): Promise<Prefetched | null> | null {
-    if (this.pending?.url !== url) return null;
-    const { response } = this.pending;
-    this.pending = null;
-    return response;
+  /** The prefetch of `url` as `kind`, once: a second ask (hls.js's retry) gets null and goes to the network. */
+  take(url: string, kind: Kind = 'manifest'): Promise<Prefetched | null> | null {
+    const entry = this.pending.get(url);
+    if (entry?.kind !== kind) return null;
+    this.pending.delete(url);
+    return entry.response;
+  }
+
+  private fetch(url: string): Promise<Prefetched | null> {
+    return this.get(url).then(
+      (res): Prefetched | null =>
+        res.status >= 200 && res.status < 300
+          ? { url: res.url, status: res.status, text: res.text, first: res.first || this.now(), end: this.now() }
+          : null,
+      () => null,
+    );
   }
 }
 
 type PlaylistLoader = Loader<PlaylistLoaderContext>;
 
 /**
- * hls.js's playlist loader (`pLoader`) over `Base` (its default loader): the manifest comes from `prefetch` when it has
- * it, in a task of its own (so parsing it never joins the task that started hls.js) that goes before timers and the
- * like, with hls.js's own load timeout.
+ * hls.js's playlist loader (`pLoader`) over `Base` (its default loader): the manifest and the first media playlists
+ * come from `prefetch` when it has them, each in a task of its own (so parsing it never joins the task that started
+ * hls.js) that goes before timers and the like, with hls.js's own load timeout.
  */
 export function prefetchingLoader(
   Base: new (config: HlsConfig) => PlaylistLoader,
@@ -115,8 +125,14 @@ export function prefetchingLoader(
       return this.own?.context ?? this.inner.context;
     }
 
-    load(context: PlaylistLoaderContext, config: LoaderConfiguration, callbacks: LoaderCallbacks<PlaylistLoaderContext>) {
-      const prefetched = context.type === 'manifest' ? prefetch.take(context.url) : null;
+    load(
+      context: PlaylistLoaderContext,
+      config: LoaderConfiguration,
+      callbacks: LoaderCallbacks<PlaylistLoaderContext>,
+    ) {
+      const media = context.type === 'level' || context.type === 'audioTrack';
+      const kind = context.type === 'manifest' ? 'manifest' : media ? 'media' : null;
+      const prefetched = kind ? prefetch.take(context.url, kind) : null;
       if (!prefetched) return this.inner.load(context, config, callbacks);
       const stats = this.inner.stats; // hls.js's own LoadStats, filled in as its loader would
       stats.loading.start = performance.now();

@@ -75,6 +75,12 @@ def test_the_page_carries_the_first_playlist_as_its_signed_address_serves_it(cli
     assert carried["url"] == default["link"]
     assert carried["text"] == client.get(carried["url"]).get_data(as_text=True)
     assert "#EXT-X-STREAM-INF" in carried["text"]
+    # the media playlists hls.js starts on, which the player asks for at once: the demo's three variants and the
+    # default (Russian) audio, each served at its signed address
+    base = carried["url"].rsplit("/", 1)[0]
+    assert carried["media"] == [f"{base}/video-240p.m3u8", f"{base}/video-360p.m3u8", f"{base}/video-480p.m3u8",
+                                f"{base}/audio-ru.m3u8"]
+    assert all(client.get(url).status_code == 200 for url in carried["media"])
     assert page_context(client.get(f"/?movie_id={BLOCKED_IN_RUSSIA}"))["firstPlaylist"] is None
 
 

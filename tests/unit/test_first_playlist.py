@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from app.http.media import PLAYLIST_INLINE_MAX, first_playlist, signed_prefix
+from app.http.media import PLAYLIST_INLINE_MAX, first_playlist, signed_prefix, starting_playlists
 
 PLAYLIST = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=230488,RESOLUTION=426x240\nvideo-240p.m3u8\n"
 
@@ -43,17 +43,19 @@ def prefix(app: Flask) -> str:
 def test_the_default_source_signed_as_the_master_names_it_with_its_text(app: Flask, title: Path):
     address = master(title, {"label": "Оригинал", "link": "/media/titles/a/orig.m3u8"},
                      {"label": "Дубляж", "link": "/media/titles/a/dub.m3u8", "isDefault": True})
-    assert first(app, address) == {"url": f"{prefix(app)}/dub.m3u8", "text": PLAYLIST}
+    assert first(app, address) == {"url": f"{prefix(app)}/dub.m3u8", "text": PLAYLIST,
+                                   "media": [f"{prefix(app)}/video-240p.m3u8"]}
 
 
 def test_without_a_default_the_first_source(app: Flask, title: Path):
     address = master(title, {"label": "", "link": "/media/titles/a/dub.m3u8"},
                      {"label": "", "link": "/media/titles/a/orig.m3u8", "isDefault": "yes"})  # not true: no default
-    assert first(app, address) == {"url": f"{prefix(app)}/dub.m3u8", "text": PLAYLIST}
+    assert first(app, address)["url"] == f"{prefix(app)}/dub.m3u8"
 
 
 def test_an_episode_whose_path_is_a_playlist_carries_that_one(app: Flask, title: Path):
-    assert first(app, "/media/titles/a/dub.m3u8") == {"url": f"{prefix(app)}/dub.m3u8", "text": PLAYLIST}
+    assert first(app, "/media/titles/a/dub.m3u8") == {"url": f"{prefix(app)}/dub.m3u8", "text": PLAYLIST,
+                                                      "media": [f"{prefix(app)}/video-240p.m3u8"]}
 
 
 @pytest.mark.parametrize("link", [
@@ -86,3 +88,41 @@ def test_nothing_outside_the_protected_folders(app: Flask, title: Path):
     assert first(app, None) is None
     assert first(app, "https://cdn.example/titles/a/master.json") is None
     assert first(app, "/media/posters/a.m3u8") is None
+
+
+# The demo's shape (instance/media/titles/film-long/master.m3u8), with a fifth variant, an I-frame playlist, subtitles,
+# a variant on another host and one in a scheme no player fetches.
+MASTER = """#EXTM3U
+#EXT-X-VERSION:7
+#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Русский",LANGUAGE="ru",DEFAULT=YES,AUTOSELECT=YES,URI="audio-ru.m3u8"
+#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,URI="audio-en.m3u8"
+#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Русские",LANGUAGE="ru",DEFAULT=YES,URI="subs/ru.m3u8"
+#EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1920x1080,CODECS="avc1.640028,mp4a.40.2",AUDIO="aud"
+video-1080p.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=230590,RESOLUTION=426x240,CODECS="avc1.4d401e,mp4a.40.2",AUDIO="aud"
+video-240p.m3u8
+#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,URI="iframes.m3u8"
+#EXT-X-STREAM-INF:BANDWIDTH=588054,RESOLUTION=854x480,CODECS="avc1.4d401e,mp4a.40.2",AUDIO="aud"
+video-480p.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=388494,RESOLUTION=640x360,CODECS="avc1.4d401e,mp4a.40.2",AUDIO="aud"
+video-360p.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=1200000,RESOLUTION=1280x720,CODECS="avc1.4d401e,mp4a.40.2",AUDIO="aud"
+https://cdn.example/a/video-720p.m3u8
+"""
+
+
+def test_the_media_playlists_a_player_starts_on_are_the_lowest_variants_and_their_default_audio():
+    link = "/media/s/sig/1800000000/ru/7/titles/a/master.m3u8"
+    assert starting_playlists(MASTER, link) == [
+        "/media/s/sig/1800000000/ru/7/titles/a/video-240p.m3u8",
+        "/media/s/sig/1800000000/ru/7/titles/a/video-360p.m3u8",
+        "/media/s/sig/1800000000/ru/7/titles/a/video-480p.m3u8",
+        "https://cdn.example/a/video-720p.m3u8",
+        "/media/s/sig/1800000000/ru/7/titles/a/audio-ru.m3u8",
+    ]  # never the fifth (1080p), the I-frames, the other audio or the subtitles
+
+
+def test_no_media_playlists_from_a_media_playlist_or_a_link_no_player_fetches():
+    assert starting_playlists("#EXTM3U\n#EXTINF:4.0,\nseg_00000.m4s\n", "/media/s/x/a/video.m3u8") == []
+    assert starting_playlists("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\njavascript:alert(1)\n", "/media/a/m.m3u8") == []
+    assert starting_playlists("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=x\nv.m3u8\n", "/m/a.m3u8") == ["/m/v.m3u8"]
