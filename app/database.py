@@ -3,6 +3,9 @@
 * Every statement has a deadline (``DB_STATEMENT_TIMEOUT_MS``): PostgreSQL's statement_timeout, and the client's own
   wait on the socket (a server that accepts connections and never answers would hold a worker forever otherwise),
   connecting has psycopg's shortest timeout (2 s), and waiting for a pooled connection ``DB_POOL_TIMEOUT`` seconds.
+* A pooled connection is pinged before use when it has been idle for ``DB_ALIVE_WINDOW_MS`` or more (a database
+  restarted since, a connection closed by a proxy's idle timeout: it is replaced, unseen by the request); one given
+  back just now is used as it is (``alive_window``).
 * A failure to reach the database opens a short breaker (``DB_RETRY_AFTER`` seconds): the pool is dropped, and new
   connections fail at once instead of each request waiting for its own timeout; after it, the next request tries
   again, so the service recovers by itself when the database is back.
@@ -13,6 +16,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
@@ -34,7 +39,7 @@ class DatabaseUnavailable(OperationalError):
 def engine_options(url: str, settings: Any) -> dict[str, Any]:
     """SQLALCHEMY_ENGINE_OPTIONS for this database (``settings``: app/config.py's): deadlines, a bounded pool."""
     statement_ms = int(settings.DB_STATEMENT_TIMEOUT_MS)
-    options: dict[str, Any] = {"pool_pre_ping": True}
+    options: dict[str, Any] = {"pool_pre_ping": False}  # ``alive_window`` pings an idle connection
     if url.startswith("postgresql"):
         options.update(
             pool_size=int(settings.DB_POOL_SIZE),
@@ -87,10 +92,59 @@ def batch_statements(app: Flask, engine: Engine) -> None:
     engine.dispose()
 
 
+@contextmanager
+def unhurried(app: Flask, engine: Engine) -> Iterator[None]:
+    """``batch_statements`` for the block only: a test's set-up that writes before the application serves, a clean-up.
+    The requests' deadlines again after it, on new connections (one made within the block has none). Within a batch
+    already, the block changes nothing."""
+    if app.config.get(BATCH):
+        yield
+        return
+    batch_statements(app, engine)
+    try:
+        yield
+    finally:
+        app.config.pop(BATCH, None)
+        engine.dispose()
+
+
+def alive_window(engine: Engine, window_ms: int) -> None:
+    """SQLAlchemy's pool_pre_ping, but for a connection given back less than ``window_ms`` ago, as HikariCP's
+    aliveBypassWindowMs (500 ms there): a connection the pool handed out and took back a moment ago was open then, and
+    the ping is a round trip to the database per request (on PostgreSQL, a returning viewer's page paid two round trips
+    for its one lookup). A connection idle for longer is pinged; one found closed is thrown away and the pool gives a
+    new one (DisconnectionError in a checkout: SQLAlchemy's pessimistic disconnect handling)."""
+    window = window_ms / 1000
+    returned_at = "returned_at"  # ConnectionPoolEntry.info: the DBAPI connection's own, gone with it
+
+    @event.listens_for(engine, "checkin")
+    def given_back(dbapi_connection: Any, record: Any) -> None:
+        if dbapi_connection is not None:
+            record.info[returned_at] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def taken(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        returned = record.info.get(returned_at)
+        if returned is None or time.monotonic() - returned < window:  # (None: connected for this checkout)
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:
+            disconnected = engine.dialect.is_disconnect(error, dbapi_connection, None)  # type: ignore[arg-type]
+            if disconnected or _closed(dbapi_connection):
+                raise DisconnectionError(str(error)) from error
+            raise
+
+
+def _closed(dbapi_connection: Any) -> bool:
+    return bool(getattr(dbapi_connection, "closed", False))
+
+
 def guard_engine(app: Flask, engine: Engine) -> Breaker:
     """Deadlines on the client's waits (PostgreSQL), the breaker, and a disconnect for every failure to reach it (so
     that the pool throws the connection away)."""
     breaker = Breaker(float(app.config["DB_RETRY_AFTER"]))
+    alive_window(engine, int(app.config["DB_ALIVE_WINDOW_MS"]))
     deadline = int(app.config["DB_STATEMENT_TIMEOUT_MS"]) / 1000 + 0.25  # the server's own timeout answers first
 
     def _trip(cause: object = "no answer in time") -> None:
@@ -134,6 +188,11 @@ def guard_engine(app: Flask, engine: Engine) -> Breaker:
         if context.is_disconnect or _unreachable(context.original_exception, engine.dialect.name):
             context.is_disconnect = True  # this connection is thrown away, and the pool with it
             _trip(context.original_exception)
+        elif engine.dialect.name == "sqlite" and "no such table" in str(context.original_exception):
+            # A migrated database has its tables: this connection has a file that is not the database now (one
+            # replaced under the running process, one made empty while it was away). Thrown away with the pool, so
+            # that the next request opens the file that is there; the breaker stays shut, the file answers.
+            context.is_disconnect = True
 
     return breaker
 

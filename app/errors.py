@@ -205,8 +205,9 @@ def handle_domain_error(error: DomainError) -> Any:
 def handle_database_unavailable(error: Exception) -> Any:
     """The database could not be reached in time (app/database.py): 503 and when to try again, fast."""
     retry = str(current_app.config["DB_RETRY_AFTER"])
-    current_app.logger.warning("503 on %s %s: the database is unavailable (%s)", request.method, request.path,
-                               type(error).__name__)
+    cause = str(getattr(error, "orig", None) or error).strip().split("\n", 1)[0][:200]  # the driver's, not the SQL
+    current_app.logger.warning("503 on %s %s: the database is unavailable (%s: %s)", request.method, request.path,
+                               type(error).__name__, cause)
     if request.blueprint in PAGE_BLUEPRINTS or _admin():
         html, status = admin_error_page(503) if _admin() else error_screen(texts.GENERIC_ERROR, 503)
         return html, status, {"Retry-After": retry}

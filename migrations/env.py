@@ -91,16 +91,9 @@ def run_migrations_online():
     connectable = get_engine()
     # A migration is a batch: its statements (a column added to 100,000 rows, an index built) take as long as they
     # take, without the requests' deadlines (app/database.py); the application's own are back once it is done.
-    from app.database import BATCH
-    was_batch = current_app.config.get(BATCH)
-    current_app.config[BATCH] = True
-    connectable.dispose()
-    try:
+    from app.database import unhurried
+    with unhurried(current_app, connectable):
         _run_online(connectable, conf_args)
-    finally:
-        if not was_batch:
-            current_app.config.pop(BATCH, None)
-            connectable.dispose()
 
 
 def _run_online(connectable, conf_args):

@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 
 from app import create_app
 from app.config import PROJECT_ROOT, normalise_database_url
-from app.database import batch_statements
+from app.database import unhurried
 from app.extensions import db, limiter
 from app.jobs.queue import broker_of
 from tests.mailbox import Mailbox, start_smtp
@@ -184,13 +184,11 @@ def app(worker_app: tuple[Flask, dict[str, Any], dict[str, Any]], tmp_path: Path
 
     drain()  # what runs after an answer (a restore's code and mail) is done before the tables are emptied
     drain_jobs()  # and the work a request started on its thread (a refresh of the facets)
-    with app.app_context():
-        # TRUNCATE waits for every table's lock (an autovacuum yields only after deadlock_timeout): on a loaded CI
-        # machine that passed the requests' 1.5 s deadline, which is the service's, not this clean-up's
-        batch_statements(app, db.engine)
+    # TRUNCATE waits for every table's lock (an autovacuum yields only after deadlock_timeout): on a loaded CI machine
+    # that passed the requests' 1.5 s deadline, which is the service's, not this clean-up's
+    with app.app_context(), unhurried(app, db.engine):
         empty_tables()
         db.session.remove()
-        db.engine.dispose()  # the requests' deadlines again, on new connections
     broker_of(app).huey.flush()  # the queue's messages a test left (no worker takes them here): their rows are gone
 
 
@@ -202,11 +200,9 @@ def fresh_app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Ite
                       "JOB_FILES_DIR": str(tmp_path / "job-files"),
                       "VIDEO_UPLOAD_DIR": str(tmp_path / "video-uploads")})
     yield app
-    with app.app_context():
-        batch_statements(app, db.engine)
+    with app.app_context(), unhurried(app, db.engine):
         empty_tables()
         db.session.remove()
-        db.engine.dispose()
 
 
 def _start_afresh(app: Flask) -> None:
@@ -329,6 +325,9 @@ def demo_catalogue(app: Flask) -> Flask:
     """The demo catalogue of app/demo/catalogue.py, with its fixed ids."""
     from app.demo.seed import seed_demo
 
-    with app.app_context():
+    # The set-up's own statements wait for the database as long as it takes (app/database.py: the requests' 1.5 s
+    # deadline otherwise): on a loaded CI run the seed's insert of the episodes passed it and the test errored in its
+    # set-up.
+    with app.app_context(), unhurried(app, db.engine):
         seed_demo()
     return app

@@ -26,6 +26,7 @@ from werkzeug.serving import make_server
 
 from app import create_app, texts
 from app.config import Settings, normalise_database_url
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from deploy.relay import Relay
@@ -56,10 +57,12 @@ def outage_app(tmp_path) -> Iterator[tuple[Flask, str, Relay, sa.engine.URL]]:
     through_proxy = server.set(host="127.0.0.1", port=proxy.port, database=name)
     app = create_app({"TESTING": True, "DATABASE_URL": through_proxy.render_as_string(hide_password=False),
                       "MEDIA_ROOT": Settings.from_env().MEDIA_ROOT,  # the demo media (make test makes them)
-                      "DB_RETRY_AFTER": RETRY_AFTER})
-    with app.app_context():
+                      "DB_RETRY_AFTER": RETRY_AFTER, "DB_STATEMENT_TIMEOUT_MS": Settings.DB_STATEMENT_TIMEOUT_MS})
+    # the set-up's statements: no requests' deadline (CI: it timed out)
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
+        db.session.remove()
     http = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=http.serve_forever, daemon=True).start()
     try:

@@ -22,7 +22,9 @@ from flask_migrate import upgrade
 
 from app import create_app
 from app.config import PROJECT_ROOT, Settings
+from app.database import unhurried
 from app.demo.seed import seed_demo
+from app.extensions import db
 from app.http.media import signature
 from deploy.production import GEOIP_MODULE, demo_country_database
 from tests.browser.conftest import serving
@@ -76,7 +78,7 @@ def proxied(make_database: Callable[[str], str], tmp_path_factory: pytest.TempPa
         pytest.fail("the demo media are missing: `make test` generates them (flask demo media)")
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("nginx"), "MEDIA_ROOT": str(MEDIA_ROOT),
                       "MEDIA_URL_SECRET": SECRET, "TRUSTED_PROXIES": "127.0.0.1", "SERVE_MEDIA": False})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
     workdir = tmp_path_factory.mktemp("nginx")

@@ -17,6 +17,7 @@ from tests.conftest import signed_identity
 @pytest.fixture(params=["gone", "black-holed"])
 def redis_down(request, migrated_database, assets_built, tmp_path):
     from app import create_app
+    from app.database import unhurried
     from app.demo.seed import seed_demo
     from app.extensions import db, limiter
     from tests.conftest import empty_tables
@@ -25,7 +26,7 @@ def redis_down(request, migrated_database, assets_built, tmp_path):
     port = hole.port
     app: Flask = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path),
                              "REDIS_URL": f"redis://127.0.0.1:{port}/0"})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         seed_demo()
         # Jinja compiles a template at its first use (a quarter of a second for the page's): done here, so that the
         # timed requests measure what Redis's absence costs them, not the process's first render.

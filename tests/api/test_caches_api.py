@@ -10,6 +10,7 @@ import pytest
 
 import app.snapshots as snapshots
 from app import create_app
+from app.database import unhurried
 from app.extensions import db
 from app.models import Role
 from tests.api.accounts_helpers import bearer, block, make_account, sign_in
@@ -149,7 +150,7 @@ def test_across_processes_the_entry_is_made_once(migrated_database, assets_built
     from tests.conftest import empty_tables
 
     try:
-        with apps[0].app_context():
+        with apps[0].app_context(), unhurried(apps[0], db.engine):
             seed_demo()
         answers, _ = concurrently([apps[n % 2].test_client() for n in range(10)], "/contents/2", 10)
         assert {status for status, _ in answers} == {200} and len({body for _, body in answers}) == 1

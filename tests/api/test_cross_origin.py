@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from app import create_app
-from app.database import batch_statements
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.http.cors import api_blueprints, api_paths
@@ -29,15 +29,13 @@ def site_app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iter
     demo catalogue and an account."""
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media"),
                       "SITE_ORIGINS": f"{SITE}  {OTHER_SITE},"})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         seed_demo()
     make_account(app, "site-viewer@example.com")
     yield app
-    with app.app_context():
-        batch_statements(app, db.engine)  # emptying is no request: not within the requests' deadline
+    with app.app_context(), unhurried(app, db.engine):  # emptying is no request: not within the requests' deadline
         empty_tables()
         db.session.remove()
-        db.engine.dispose()
 
 
 def cross_origin_headers(response) -> dict[str, str]:

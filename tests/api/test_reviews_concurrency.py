@@ -16,6 +16,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from app import create_app
+from app.database import unhurried
 from app.extensions import db
 from app.models import Content, Review, ReviewVote
 from tests.api.accounts_helpers import bearer, make_account, sign_in
@@ -35,7 +36,7 @@ def racing_app(migrated_database: str, assets_built: Path) -> Iterator[Flask]:
                       "DB_POOL_TIMEOUT_MS": 10_000, "DB_STATEMENT_TIMEOUT_MS": 10_000})
     from app.demo.seed import seed_demo
 
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         seed_demo()
         db.session.commit()
     yield app

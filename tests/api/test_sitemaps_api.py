@@ -22,7 +22,7 @@ from lxml import etree
 from sqlalchemy import func, insert, select, update
 
 from app import create_app
-from app.database import batch_statements
+from app.database import unhurried
 from app.extensions import db
 from app.jobs import sitemaps as sitemap_job
 from app.jobs.queue import in_broker
@@ -102,8 +102,7 @@ def all_entries(client) -> list[dict[str, Any]]:
 def add_catalogue(app, contents: int, episodes: int, first_id: int = 1000) -> None:
     """``contents`` published series of one season with ``episodes`` playable episodes each, inserted in bulk (a batch:
     without the requests' statement deadline, as the generation's own command runs)."""
-    with app.app_context():
-        batch_statements(app, db.engine)
+    with app.app_context(), unhurried(app, db.engine):
         type_id = db.session.scalar(select(ContentType.id).where(ContentType.slug == "bulk"))
         if type_id is None:
             type_id = db.session.execute(insert(ContentType).values(slug="bulk", title="Bulk")).inserted_primary_key[0]

@@ -6,6 +6,7 @@ import pytest
 
 from app import create_app
 from app.config import Settings
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from tests.api.test_player_page import page_context
@@ -25,7 +26,7 @@ def test_a_plain_identifier_or_nothing_set_in_the_environment_reaches_the_player
 ):
     monkeypatch.setenv("STATISTICS_FUNCTION", name)
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database})  # checked at start: accepted
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         seed_demo()
     try:
         assert page_context(app.test_client().get("/?movie_id=1"))["config"]["statisticsFunction"] == name

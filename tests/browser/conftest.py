@@ -27,6 +27,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from app.config import Settings
+from app.database import unhurried
 from app.demo.ads import CLICK_THROUGH, CODEC, HEIGHT, WIDTH, encode_creative, generate_creatives, seed_ads
 from app.demo.media import generate
 from app.demo.seed import advance_sequences, seed_demo
@@ -127,7 +128,7 @@ def ads_server(
     app = create_app({"TESTING": True, "DATABASE_URL": database_url, "MEDIA_ROOT": str(media_root), **config})
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         seed_ads()
@@ -142,7 +143,7 @@ def ads_server(
 def demo_server(database_url: str, media_root: Path, **config: object) -> Iterator[str]:
     """The demo catalogue (no ads) on an application of its own with ``config``, served on a free port: its origin."""
     app = create_app({"TESTING": True, "DATABASE_URL": database_url, "MEDIA_ROOT": str(media_root), **config})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
     with serving(app) as origin:

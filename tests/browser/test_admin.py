@@ -16,6 +16,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Content, Role
@@ -46,7 +47,7 @@ def admin_server(make_database: Callable[[str], str], assets_built: Path, demo_m
     media = own_media(demo_media, tmp_path_factory.mktemp("admin-media"))
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("admin-browser"), "MEDIA_ROOT": str(media),
                       "TRUSTED_PROXIES": "127.0.0.1"})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         with transaction():

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from app import create_app
 from app.clock import now
 from app.config import PROJECT_ROOT
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import AdCreative, AdMediaFile, AuditAction, AuditEntry, Role
@@ -53,7 +54,7 @@ def admin_app(make_database: Callable[[str], str], assets_built: Path, demo_medi
               tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, str]]:
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("admin-a11y"),
                       "MEDIA_ROOT": str(tmp_path_factory.mktemp("admin-a11y-media"))})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         with transaction():

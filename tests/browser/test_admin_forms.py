@@ -17,6 +17,7 @@ from flask_migrate import upgrade
 from playwright.sync_api import Browser, Page, expect
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Content, Role
@@ -35,7 +36,7 @@ def admin_app(make_database: Callable[[str], str], assets_built: Path, demo_medi
               tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, str]]:
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("admin-forms"),
                       "MEDIA_ROOT": str(tmp_path_factory.mktemp("admin-forms-media"))})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         with transaction():

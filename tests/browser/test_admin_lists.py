@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import insert, select
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import AuditEntry, Content, ContentType, Role
@@ -34,7 +35,7 @@ def lists_server(make_database: Callable[[str], str], assets_built: object,
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("admin-lists"),
                       "MEDIA_ROOT": str(tmp_path_factory.mktemp("lists-media")), "TMDB_API_URL": tmdb.__enter__(),
                       "TMDB_API_KEY": KEY})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         with transaction():

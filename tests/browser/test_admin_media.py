@@ -13,6 +13,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Content, Role
@@ -28,7 +29,7 @@ def media_server(make_database: Callable[[str], str],
                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, str]]:
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("admin-media"),
                       "MEDIA_ROOT": str(tmp_path_factory.mktemp("admin-media"))})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         with transaction():

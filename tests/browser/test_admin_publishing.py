@@ -21,6 +21,7 @@ from flask_migrate import upgrade
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Category, Content, ContentType, Episode, Role, Season
@@ -46,7 +47,7 @@ def server(make_database: Callable[[str], str], assets_built: Path, demo_media: 
         master.write_text(master.read_text().replace(f"/titles/series-s1e{number}/", f"/titles/polar-{number}/"))
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("admin-publishing-browser"),
                       "MEDIA_ROOT": str(media)})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         with transaction():
@@ -186,7 +187,7 @@ def test_a_draft_series_made_previewed_scheduled_and_published_at_its_time(
 
 def test_episodes_reordered_by_dragging_and_by_the_keyboard(server: tuple[Flask, str], editor: Page):
     app, origin = server
-    with app.app_context(), transaction():
+    with app.app_context(), unhurried(app, db.engine), transaction():  # 300 rows: the set-up's, not a request's (CI)
         series = db.session.scalar(db.select(ContentType).where(ContentType.slug == "series"))
         content = Content(title="Три серии", content_type=series, published=True)
         content.seasons = [Season(order=1, episodes=[Episode(order=n, title=t, content=content)
@@ -263,7 +264,7 @@ def test_leaving_a_form_with_unsaved_changes_asks_first(server: tuple[Flask, str
 def test_a_300_episode_series_loads_and_saves_in_seconds(server: tuple[Flask, str], editor: Page,
                                                         capsys: pytest.CaptureFixture[str]):
     app, origin = server
-    with app.app_context(), transaction():
+    with app.app_context(), unhurried(app, db.engine), transaction():  # 300 rows: the set-up's, not a request's (CI)
         series = db.session.scalar(db.select(ContentType).where(ContentType.slug == "series"))
         content = Content(title="Долгий сериал", content_type=series, published=True)
         content.seasons = [Season(order=s, episodes=[

@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 from app import create_app
 from app.clock import now
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Episode, Role
@@ -40,7 +41,7 @@ def upload_server(make_database: Callable[[str], str],
                       "MEDIA_ROOT": str(folder / "media"), "QUEUE_FILE": str(folder / "queue.db"),
                       "JOB_FILES_DIR": str(folder / "jobs"), "VIDEO_UPLOAD_DIR": str(folder / "uploads"),
                       "VIDEO_UPLOAD_CHUNK_BYTES": CHUNK, "VIDEO_UPLOAD_RESERVE_BYTES": 0})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         with transaction():

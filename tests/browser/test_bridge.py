@@ -19,6 +19,7 @@ from playwright.sync_api import Frame, Page, expect
 from sqlalchemy import delete
 
 from app import create_app
+from app.database import unhurried
 from app.demo.ads import generate_creatives, seed_ads
 from app.demo.seed import seed_demo
 from app.extensions import db
@@ -100,7 +101,7 @@ def servers(make_database: Callable[[str], str], assets_built, demo_media) -> It
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("bridge"), "MEDIA_ROOT": str(demo_media),
                       "FULLSCREEN_MODE": "pseudo"})
     app.register_blueprint(publisher)
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         seed_ads()

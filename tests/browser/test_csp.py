@@ -86,6 +86,11 @@ def test_the_policy_is_enforced_on_the_page(csp_app, page: Page):
       const outside = document.createElement('script');
       outside.src = 'https://elsewhere.example/x.js';
       document.body.append(outside);
+      // the child's probe runs once its document and script have loaded: waited for (a fixed 300 ms was too short
+      // on a loaded CI run), then a moment for the other violations' reports
+      for (const start = performance.now(); window.__evaluated === undefined && performance.now() - start < 10000;) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await new Promise((resolve) => setTimeout(resolve, 300));
       return { inline: window.__inlineRan === true, evaluated: window.__evaluated,
                violations: window.__violations };

@@ -17,6 +17,7 @@ from flask_migrate import upgrade
 from playwright.sync_api import Browser, Page, Request, expect
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Content, ContentType, Episode, Role, Season
@@ -48,7 +49,7 @@ def server(make_database: Callable[[str], str], assets_built: Path,
     first, second = make_title(media, "marked-1", storyboard=True), make_title(media, "marked-2", storyboard=False)
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("player-markers-browser"),
                       "MEDIA_ROOT": str(media)})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         with transaction():

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import WatchProgress
@@ -55,7 +56,7 @@ def token_app(make_database: Callable[[str], str], assets_built, demo_media) -> 
         })
         return response
 
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
     with serving(app) as origin:

@@ -21,6 +21,7 @@ from playwright.sync_api import BrowserContext, Page, Request, Response, expect
 from sqlalchemy import select
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import WatchProgress
@@ -81,7 +82,7 @@ def session_app(
         if any(request.path.endswith(path) for path in app.config["FAIL_PATHS"]):
             abort(404)
 
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
     with serving(app) as origin:

@@ -19,7 +19,9 @@ from flask_migrate import upgrade
 from playwright.sync_api import Page
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
+from app.extensions import db
 from tests.api.accounts_helpers import PASSWORD, make_account
 from tests.browser.conftest import in_thread, serving
 
@@ -53,7 +55,7 @@ def sites(make_database: Callable[[str], str], assets_built, demo_media) -> Iter
     with site() as listed, site() as unlisted:
         app: Flask = create_app({"TESTING": True, "DATABASE_URL": make_database("site"),
                                  "MEDIA_ROOT": str(demo_media), "SITE_ORIGINS": listed})
-        with app.app_context():
+        with app.app_context(), unhurried(app, db.engine):
             upgrade()
             seed_demo()
         make_account(app, EMAIL)

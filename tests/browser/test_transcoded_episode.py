@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from sqlalchemy import select
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
 from app.extensions import db
 from app.models import Episode, Role
@@ -70,7 +71,7 @@ def transcoded(make_database: Any, assets_built: Path, tmp_path_factory: pytest.
         "VIDEO_UPLOAD_DIR": str(tmp / "uploads"), "VIDEO_UPLOAD_RESERVE_BYTES": 0,
         "QUEUE_NAME": f"test-{uuid.uuid4().hex}", "TRUSTED_PROXIES": "127.0.0.1", **TIMINGS, **TRANSCODE}
     app = create_app({"TESTING": True, **config})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
         with transaction():

@@ -16,7 +16,9 @@ from flask_migrate import upgrade
 from playwright.sync_api import Page
 
 from app import create_app
+from app.database import unhurried
 from app.demo.seed import seed_demo
+from app.extensions import db
 from tests.api.accounts_helpers import PASSWORD, make_account
 from tests.browser.conftest import serving
 from tests.browser.helpers import open_player, start
@@ -27,7 +29,7 @@ FIRST_EPISODE_NEAR_ITS_END = "movie_id=2&season=1&episode=1&t=48"  # episode 2, 
 @pytest.fixture(scope="module")
 def library_app(make_database: Callable[[str], str], assets_built, demo_media) -> Iterator[tuple[Flask, str]]:
     app = create_app({"TESTING": True, "DATABASE_URL": make_database("library"), "MEDIA_ROOT": str(demo_media)})
-    with app.app_context():
+    with app.app_context(), unhurried(app, db.engine):
         upgrade()
         seed_demo()
     with serving(app) as origin:

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
+from app.database import unhurried
+from app.extensions import db
 from app.jobs import sitemaps as sitemap_job
 from app.models.jobs import JobState
 from tests.jobs.conftest import Workers, enqueue, wait_for
@@ -33,7 +35,7 @@ def test_a_worker_below_the_web_s_priority_generates_the_sitemaps(queue_app: Fla
                                                                    worker: subprocess.Popen[bytes]):
     from app.demo.seed import seed_demo
 
-    with queue_app.app_context():
+    with queue_app.app_context(), unhurried(queue_app, db.engine):
         seed_demo()
     job_id = enqueue(queue_app, sitemap_job.KIND, {"base_url": "https://player.example"}, subject=sitemap_job.SUBJECT)
     done = wait_for(queue_app, job_id, lambda job: job.finished, seconds=60, log=workers.log)
