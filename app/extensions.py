@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import request
 from flask_caching import Cache
 from flask_jwt_extended import JWTManager
-from flask_limiter import Limiter
 from flask_mailman import Mail
 from flask_migrate import Migrate
 from flask_smorest import Api
@@ -14,6 +13,7 @@ from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
 from app.http.compression import TextCompress
+from app.http.limiter import Limiter
 from app.http.proxies import client_ip
 
 # Named constraints, so that Alembic migrations can alter and drop them on every database.
