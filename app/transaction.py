@@ -57,7 +57,8 @@ def transaction() -> Iterator[None]:
         session.rollback()
         raise
     else:
-        session.commit()
+        if session().in_transaction():  # (a request that never used the session, the player page's, has none to end)
+            session.commit()
     finally:
         session.info.pop(_OPEN, None)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Select, and_, case, false, literal, or_, select, update
+from sqlalchemy import Select, and_, bindparam, case, false, literal, or_, select, update
 
 from app import texts
 from app.clock import now
@@ -74,24 +74,28 @@ def set_completed(viewer_key: str, content_id: int, episode_id: int, completed: 
 
 
 def completed_episode_ids(viewer_key: str, content_id: int) -> frozenset[int]:
-    return frozenset(db.session.scalars(_completed(viewer_key, content_id)))
+    return frozenset(db.session.scalars(_COMPLETED, {"viewer_key": viewer_key, "content_id": content_id}))
 
 
 def committed_completed_episode_ids(viewer_key: str, content_id: int) -> frozenset[int]:
-    """The same, as committed, read on a connection of its own in autocommit: for a request that only reads (the player
-    page, whose only statement this is), no BEGIN and COMMIT round trips around it. It does not see the session's own
-    changes."""
-    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-        return frozenset(connection.scalars(_completed(viewer_key, content_id)))
+    """The same, as committed, read on a connection of its own: for a request that only reads (the player page, whose
+    only statement this is). On PostgreSQL in autocommit, no BEGIN and COMMIT round trips around it; SQLite begins no
+    transaction for a read, and switching its connection's mode costs more than the read (250 of 306 µs here). It
+    does not see the session's own changes."""
+    connection = db.engine.connect()
+    if connection.dialect.name == "postgresql":
+        connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+    with connection:
+        return frozenset(connection.scalars(_COMPLETED, {"viewer_key": viewer_key, "content_id": content_id}))
 
 
-def _completed(viewer_key: str, content_id: int) -> Select[Any]:
-    """One range of ``ix_watch_progress_viewer_key_content_id``."""
-    return select(WatchProgress.episode_id).where(
-        WatchProgress.viewer_key == viewer_key,
-        WatchProgress.content_id == content_id,
-        WatchProgress.completed.is_(True),
-    )
+# One range of ``ix_watch_progress_viewer_key_content_id``. Made once: SQLAlchemy memoizes a statement's cache key on
+# the statement, so a statement built per call pays for its key every time (a third of the page's lookup).
+_COMPLETED: Select[Any] = select(WatchProgress.episode_id).where(
+    WatchProgress.viewer_key == bindparam("viewer_key"),
+    WatchProgress.content_id == bindparam("content_id"),
+    WatchProgress.completed.is_(True),
+)
 
 
 def progress_of(viewer_key: str, content_id: int) -> list[WatchProgress]:
