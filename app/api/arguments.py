@@ -11,14 +11,20 @@ webargs and marshmallow).
   ``unsupported_media_type`` (its message: app/errors.py), not a 422 "Missing data" for a body it never read. A call
   without a body at all (no Content-Length, or 0) reads as an empty one, as before: a POST whose fields are all
   optional needs no Content-Type.
+
+And how every answer's ETag is made: from the body as sent (its bytes, hashed), where flask-smorest encodes the data
+a second time as sorted JSON to hash that (``_set_etag_in_response``): one JSON encoding less per answer (0.75 ms of
+a page of 100 cards). The same body gives the same ETag, as before; a conditional GET is still a 304.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import flask_smorest
-from flask import Request
+from flask import Request, request
+from flask_smorest.etag import _get_etag_ctx
 from marshmallow import EXCLUDE, Schema
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import UnsupportedMediaType
@@ -39,9 +45,21 @@ class Parser(FlaskParser):
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's, with the rule above."""
+    """flask-smorest's, with the rules above."""
 
     ARGUMENTS_PARSER = Parser()
+
+    def _set_etag_in_response(self, response: Any) -> None:
+        if request.method not in self.METHODS_ALLOWING_SET_ETAG or _get_etag_ctx().get("etag") is not None:
+            return super()._set_etag_in_response(response)  # (set by the view: its own)
+        digest = hashlib.sha1(response.get_data(), usedforsecurity=False)
+        for name, value in response.headers:
+            if name in self.ETAG_INCLUDE_HEADERS:
+                digest.update(f"\n{name}: {value}".encode())
+        etag = digest.hexdigest()
+        self._check_not_modified(etag)
+        response.set_etag(etag)
+        return None
 
     def arguments(self, schema: Any, *, location: str = "json", **kwargs: Any) -> Any:
         if location == QUERY:

@@ -171,8 +171,7 @@ def content_of(content_id: int) -> Response:
 
 def dumped(data: Any, shared: bool = True) -> Response:
     """A read answered from the title's snapshot (app/snapshots.py), which holds it as the response's schema dumps it
-    already: sent as it is, with its ETag (flask-smorest's, from the same data)."""
-    blp.set_etag(data)
+    already: sent as it is, its ETag made from the body (app/api/arguments.py)."""
     if shared:
         share()
     return jsonify(data)
