@@ -85,7 +85,9 @@ def main() -> None:
               f"({cpu / base:5.1f}x healthz's)   statements {statements[name]}")
     if profile is not None:
         out = io.StringIO()
-        pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(30)
+        stats = pstats.Stats(profile, stream=out)
+        stats.sort_stats("tottime").print_stats(30)
+        stats.sort_stats("cumulative").print_stats("/app/", 30)
         print(out.getvalue())
 
 

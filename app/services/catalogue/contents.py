@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload, selectinload
 
 from app import texts
@@ -72,10 +72,12 @@ def get_content(content_id: int) -> Content:
 def load_episodes(content_id: int) -> list[Episode]:
     """The content's episodes in play order (spec §4): season order, then episode order; their seasons joined (one
     statement)."""
-    query = select(Episode).where(Episode.content_id == content_id).options(joinedload(Episode.season))
-    episodes = list(db.session.scalars(query))
+    episodes = list(db.session.scalars(_EPISODES, {"content_id": content_id}))
     by_id = {e.id: e for e in episodes}
     return [by_id[ref.id] for ref in play_order([episode_ref(e) for e in episodes])]
+
+
+_EPISODES = select(Episode).where(Episode.content_id == bindparam("content_id")).options(joinedload(Episode.season))
 
 
 def episode_ref(episode: Episode) -> EpisodeRef:

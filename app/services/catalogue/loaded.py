@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Integer, String, cast, func, literal, null, select, union_all
+from sqlalchemy import Integer, String, bindparam, cast, func, literal, null, select, union_all
 
 from app.extensions import db
 from app.models import (
@@ -86,12 +86,12 @@ def _branch(name: str, order: list[Any], numbers: list[Any], texts: list[Any], s
             .select_from(source).where(*where))
 
 
-def _labels(name: str, link: Any, column: str, model: Any, key: Any, order: Any, content_id: int) -> Any:
+def _labels(name: str, link: Any, column: str, model: Any, key: Any, order: Any, content_id: Any) -> Any:
     return _branch(name, [order, model.id], [model.id], [key, model.title],
                    link.join(model, model.id == getattr(link.c, column)), link.c.content_id == content_id)
 
 
-def _collections(content_id: int) -> Any:
+def _collections(content_id: Any) -> Any:
     return union_all(
         _labels("countries", content_countries, "country_id", Country, Country.slug, Country.slug, content_id),
         _labels("languages", content_languages, "language_id", Language, Language.code, Language.code, content_id),
@@ -123,6 +123,11 @@ def _collections(content_id: int) -> Any:
     )
 
 
+# Made once, the content's id a parameter: built per read, its 11 branches' expressions and its cache key cost 3 ms of
+# an uncached read's 8 on 100,000 titles (SQLAlchemy memoizes the key on the statement object).
+COLLECTIONS = _collections(bindparam("content_id", type_=Integer))
+
+
 def _label(row: Any, key: str = "slug") -> Row:
     return Row(id=row.n0, **{key: row.t0}, title=row.t1)
 
@@ -146,7 +151,7 @@ def load_whole(content_id: int) -> LoadedContent | None:
     if content is None:
         return None
     found: dict[str, list[Any]] = {}
-    for row in db.session.execute(_collections(content_id)):
+    for row in db.session.execute(COLLECTIONS, {"content_id": content_id}):
         found.setdefault(row.name, []).append(row)
     collections = {name: [make(row) for row in sorted(found.get(name, ()), key=lambda row: row.rank)]
                    for name, make in MAKERS.items()}
