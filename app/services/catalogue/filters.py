@@ -93,41 +93,73 @@ def list_request(query: Mapping[str, Any], body: Mapping[str, Any] | None = None
     return request
 
 
+@dataclass(frozen=True)
+class _Filtered:
+    """The columns the filters read, of contents or of the search documents' copy of them (PostgreSQL)."""
+
+    table: str  # whose label arrays (PostgreSQL)
+    year: Any
+    rating: Any  # Kinopoisk's
+    age_rating: Any
+    content_type_id: Any
+    has_multiple_episodes: Any
+
+
+CONTENTS = _Filtered("contents", Content.year, Content.kinopoisk_rating, Content.age_rating, Content.content_type_id,
+                     Content.has_multiple_episodes)
+# PostgreSQL's search documents carry their content's filtered columns (migration 9d4b2e7a1c53, kept by triggers): a
+# filtered search filters the rows it ranks (app/services/search/query.py).
+DOCUMENTS = _Filtered("search_documents", *(literal_column(f"search_documents.{name}") for name in (
+    "year", "rating", "age_rating", "content_type_id", "has_multiple_episodes")))
+
+
 def filtered(query: Query, request: ListRequest) -> Query:
     """``query`` (of Content) narrowed to the published contents ``request``'s filters let through. Label filters are
     EXISTS subqueries (SQLite) or conditions on the content's own arrays (PostgreSQL): a content with two of the
     genres asked for is still one row."""
-    conditions: list[ColumnElement[bool] | Any] = [public()]
-    for field in LABEL_ARRAYS:
-        if slugs := getattr(request, field):
-            conditions.append(_labelled(field, set(slugs), getattr(request, f"{field}_match") == "all"))
-    if request.year_from is not None:
-        conditions.append(Content.year >= request.year_from)
-    if request.year_to is not None:
-        conditions.append(Content.year <= request.year_to)
-    if request.rating_from is not None:
-        conditions.append(Content.kinopoisk_rating >= request.rating_from)
-    if request.age_rating_max is not None:
-        conditions.append(Content.age_rating <= request.age_rating_max)
-    if request.type is not None:
-        conditions.append(Content.content_type.has(ContentType.slug == request.type))
-    if request.has_multiple_episodes is not None:
-        conditions.append(Content.has_multiple_episodes == request.has_multiple_episodes)
+    conditions = _conditions(request, CONTENTS)
     if request.available_here is not None:
         conditions.append(plays_here(request.available_here))
-    return query.where(*conditions)
+    return query.where(public(), *conditions)
 
 
-def _labelled(field: str, slugs: set[str], every: bool) -> Any:
+def documents_filtered(query: Query, request: ListRequest) -> Query:
+    """``query`` of search documents (PostgreSQL) narrowed by ``request``'s filters but ``available_here`` (which
+    reads the content's rules: the caller asks contents for it), on the documents' own copy of the columns."""
+    return query.where(*_conditions(request, DOCUMENTS))
+
+
+def _conditions(request: ListRequest, of: _Filtered) -> list[Any]:
+    conditions: list[ColumnElement[bool] | Any] = []
+    for field in LABEL_ARRAYS:
+        if slugs := getattr(request, field):
+            conditions.append(_labelled(field, set(slugs), getattr(request, f"{field}_match") == "all", of.table))
+    if request.year_from is not None:
+        conditions.append(of.year >= request.year_from)
+    if request.year_to is not None:
+        conditions.append(of.year <= request.year_to)
+    if request.rating_from is not None:
+        conditions.append(of.rating >= request.rating_from)
+    if request.age_rating_max is not None:
+        conditions.append(of.age_rating <= request.age_rating_max)
+    if request.type is not None:
+        conditions.append(of.content_type_id == select(ContentType.id).where(
+            ContentType.slug == request.type).scalar_subquery())
+    if request.has_multiple_episodes is not None:
+        conditions.append(of.has_multiple_episodes == request.has_multiple_episodes)
+    return conditions
+
+
+def _labelled(field: str, slugs: set[str], every: bool, table: str = "contents") -> Any:
     """A content has any of the labels ``slugs`` of ``field`` (all of them when ``every``): a slug no label has
-    matches nothing, so that all of a known and an unknown one is nothing too."""
+    matches nothing, so that all of a known and an unknown one is nothing too. ``table``: whose arrays (PostgreSQL)."""
     column, model = LABEL_ARRAYS[field]
     if db.engine.dialect.name == "postgresql":
         ids = select(func.array_agg(model.id)).where(model.slug.in_(slugs))
         if every:  # contains them all; NULL (no match) unless every slug is known
-            return literal_column(f"contents.{column}").op("@>")(
+            return literal_column(f"{table}.{column}").op("@>")(
                 ids.having(func.count() == len(slugs)).scalar_subquery())
-        return literal_column(f"contents.{column}").op("&&")(ids.scalar_subquery())  # overlap (none known: NULL)
+        return literal_column(f"{table}.{column}").op("&&")(ids.scalar_subquery())  # overlap (none known: NULL)
     labels = getattr(Content, field)  # Content.genres, .countries, .tags, .voice_authors
     if every:
         return and_(*(labels.any(model.slug == slug) for slug in sorted(slugs)))

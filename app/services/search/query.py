@@ -16,9 +16,9 @@ the rules with examples.
    indexed word is one edit from it.
 4. Rank: how a name of the content meets the query (it is the query, its stems, starts with its words, starts with
    its letters: ``_named``), then which fields matched (title 8, original or transliteration 4, people 2,
-   description 1, summed), then the Kinopoisk rating, then the id. Integers and columns: both databases order alike.
-   The documents alone are read (they carry the rating and the names); the filters of the lists are asked of each
-   match.
+   description 1, summed; not for a name that is the query or its stems), then the Kinopoisk rating, then the id.
+   Integers and columns: both databases order alike. The documents alone are read (they carry the rating and the
+   names, and on PostgreSQL what the lists' filters read).
 """
 
 from __future__ import annotations
@@ -48,15 +48,16 @@ from sqlalchemy import (
 from app.extensions import db
 from app.models import Content, SearchDocument, SearchWord
 from app.services.catalogue.cards import cards_in_order
-from app.services.catalogue.filters import ListRequest, Query, filtered
+from app.services.catalogue.filters import ListRequest, Query, documents_filtered, filtered
 from app.services.catalogue.paging import Page
 from app.services.catalogue.publishing import off_schedule, public
 from app.services.search import suggest
-from app.services.search.index import STEMS
+from app.services.search.index import stemmed_name
 from app.services.search.text import CYRILLIC, fold, stem, words
 from app.services.search.understanding import dictionary_form, switched_layout, understood
 
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
+LEVEL_SCORES = 16  # the scores (sums of WEIGHTS: 0-15) within one of ``_named``'s levels
 CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "description": "russian"}  # as migrated
 MAX_WORDS = 8
 PREFIX_LETTERS = 3  # a last word read as the start of a word: from this many letters
@@ -91,9 +92,10 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     same typed on the other keyboard layout (app/services/search/understanding.py); its words whole with their typos
     corrected («зеракло»); the last one as the start of a word again, the others corrected («тихоя гав»); the other
     layout, corrected; the words in their dictionary forms («крёстного отца» as «крёстный отец»: a form the stemmer
-    does not bring back to the title's); at last every word loosened («ворошиловского стрелка»). The first reading
-    of a suggestion (page 1 of a few, no filters) is answered from memory when it can be (``index``, the
-    generation's: app/services/search/suggest.py), with the same ids, order and total."""
+    does not bring back to the title's); at last every word loosened («ворошиловского стрелка»). A reading of words
+    (every one but the loosened) is answered from memory when it can be (``index``, the generation's: a page within
+    the ranking's first places, without ``available_here`` or ``within``: app/services/search/suggest.py), with the
+    same ids, order and total as the database's."""
     typed = words(query)[:MAX_WORDS]
     switched_query = switched_layout(query)
     switched = words(switched_query)[:MAX_WORDS] if switched_query is not None else []
@@ -103,19 +105,13 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
                 (typed, Reading(loose=True))]
     first: SearchResult | None = None
     tried: set[tuple[tuple[str, ...], Reading]] = set()
-    if (answered := suggest.ranked(index, typed, _begun(typed), request, within)) is not None:
-        ids, total = answered  # the first reading, from memory (app/services/search/suggest.py)
-        if total:
-            return SearchResult(Page(suggest.cards(index, ids), total, request.page, request.page_size), None)
-        first = SearchResult(Page([], 0, request.page, request.page_size), None)
-        tried.add((tuple(typed), readings[0][1]))
     for asked, reading in readings:
         if reading.forms:  # only a query that reaches this reading asks the dictionary (loaded then, once)
             asked = _dictionary_forms(typed)
         if not asked or (tuple(asked), reading) in tried:
             continue
         tried.add((tuple(asked), reading))
-        result = _meant(asked, request, generation, within, reading)
+        result = _meant(asked, request, generation, within, reading, index)
         if result.page.total:
             if asked is typed or reading.forms:
                 return result
@@ -137,7 +133,7 @@ def _begun(asked: list[str]) -> bool:
 
 
 def _meant(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
-           reading: Reading) -> SearchResult:
+           reading: Reading, index: suggest.SuggestionIndex | None = None) -> SearchResult:
     """A year or a kind of title among the words («солярис 2002», «бригада сериал») filters instead of being
     matched, unless the request filters by it already; when that finds nothing, the words are matched as typed."""
     meant = understood(asked)
@@ -147,14 +143,14 @@ def _meant(asked: list[str], request: ListRequest, generation: int, within: Sele
         narrowed = replace(request, year_from=year or request.year_from, year_to=year or request.year_to,
                            has_multiple_episodes=request.has_multiple_episodes if series is None else series)
         kept = meant.matched(year=year is not None, kind=series is not None)
-        result = _search(kept, narrowed, generation, within, reading)
+        result = _search(kept, narrowed, generation, within, reading, index)
         if result.page.total:
             return result
-    return _search(asked, request, generation, within, reading)
+    return _search(asked, request, generation, within, reading, index)
 
 
 def _search(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
-            reading: Reading) -> SearchResult:
+            reading: Reading, index: suggest.SuggestionIndex | None = None) -> SearchResult:
     page, page_size = request.page, request.page_size
     typed = asked[:-1] if reading.prefix else asked  # a word still being typed is no typo
     if reading.typos:
@@ -165,6 +161,9 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     corrected = " ".join(searched) if searched != asked else None
     if not searched:
         return SearchResult(Page([], 0, page, page_size), corrected)
+    if not reading.loose and (answered := suggest.ranked(index, searched, reading.prefix, request, within)):
+        ids, total = answered  # from memory (app/services/search/suggest.py)
+        return SearchResult(Page(suggest.cards(index, ids), total, page, page_size), corrected)
     matches, candidates = _matches(searched, reading.prefix, reading.loose)
     if within is not None:
         candidates = and_(candidates, SearchDocument.content_id.in_(within))
@@ -173,7 +172,7 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     found = SearchDocument.content_id
     candidates = and_(candidates, found.not_in(off_schedule()))  # indexed, but not shown now
     ranked = (_narrowed(select(found, func.count().over().label("total")).where(candidates), request)
-              .order_by(_named(searched).desc(), score.desc(), SearchDocument.rating.desc().nulls_last(),
+              .order_by(_named(searched, reading.prefix, score).desc(), SearchDocument.rating.desc().nulls_last(),
                         found)
               .limit(page_size).offset((page - 1) * page_size))
     rows = db.session.execute(ranked).all()
@@ -189,31 +188,43 @@ def _carded(ids: list[int], total: int, request: ListRequest) -> Page:
     return Page(cards_in_order(ids, public()), total, request.page, request.page_size)
 
 
-def _named(searched: list[str]) -> ColumnElement[int]:
-    """How one of the content's names meets the query: 4 it is the query (its words as searched), 3 it is the query's
-    stems («брата» and «Брат», not «Брат 2»), 2 it starts with the query's words («Брат 2»), 1 with its letters as
-    typed (a viewer still typing: «тихая гав», «маяк на»), else 0. A Latin word is compared folded, as the names
-    keep Latin titles (app/services/search/index.py ``names``)."""
+def _named(searched: list[str], prefix: bool, score: ColumnElement[int]) -> ColumnElement[int]:
+    """The rank's key: how one of the content's names meets the query, then ``score`` (which fields matched, 0–15).
+    Levels: 4 a name is the query (its words as searched), 3 it is the query's stems («брата» and «Брат», not «Брат
+    2»), 2 it starts with the query's words («Брат 2»), 1 with its letters as typed (a viewer still typing: «тихая
+    гав», «маяк на»), else 0. A name that is the query or its stems is ranked by its rating alone: which other fields
+    also have the words («цирк» in the description of a film called «Цирк») does not make it the one meant. A Latin
+    word is compared folded, as the names keep Latin titles (app/services/search/index.py ``names``); a last word
+    still being typed (``prefix``, ``stemmed_name``) is compared as typed among the stems."""
     typed = dict.fromkeys((" ".join(searched), " ".join(word if CYRILLIC.search(word) else fold(word)
                                                         for word in searched)))
-    stemmed = STEMS + " ".join(stem(word) or word for word in searched)
+    stemmed = stemmed_name(searched, prefix)
     names = SearchDocument.names
 
     def having(*patterns: str) -> ColumnElement[bool]:
         return or_(*(names.contains(pattern, autoescape=True) for pattern in patterns))
 
-    return case((having(*(f"|{phrase}|" for phrase in typed)), 4), (having(f"|{stemmed}|"), 3),
-                (having(*(f"|{phrase} " for phrase in typed), f"|{stemmed} "), 2),
-                (having(*(f"|{phrase}" for phrase in typed)), 1), else_=0)
+    levels = LEVEL_SCORES
+    return case((having(*(f"|{phrase}|" for phrase in typed)), 4 * levels),
+                (having(f"|{stemmed}|"), 3 * levels),
+                (having(*(f"|{phrase} " for phrase in typed), f"|{stemmed} "), 2 * levels + score),
+                (having(*(f"|{phrase}" for phrase in typed)), levels + score), else_=score)
 
 
 def _narrowed(query: Query, request: ListRequest) -> Query:
-    """``query`` of documents, to those whose content passes ``request``'s filters: asked of each match (an EXISTS on
-    the content's row and labels), so that a filter costs a look per match, never a pass over the catalogue. The
-    documents are the published contents' (app/services/search/index.py): without filters, contents is read only for
-    those outside their schedule now (app/services/catalogue/publishing.py)."""
+    """``query`` of documents, to those whose content passes ``request``'s filters. PostgreSQL's documents carry their
+    content's filtered columns (kept by triggers: app/services/catalogue/filters.py ``DOCUMENTS``), so the filters are
+    conditions on the rows ranked anyway; only ``available_here`` (the content's rules) and SQLite ask contents, an
+    EXISTS on the content's row and labels per match, never a pass over the catalogue. The documents are the published
+    contents' (app/services/search/index.py): without filters, contents is read only for those outside their schedule
+    now (app/services/catalogue/publishing.py)."""
     if not request.narrows:
         return query
+    if db.engine.dialect.name == "postgresql":
+        query = documents_filtered(query, request)
+        if request.available_here is None:
+            return query
+        request = ListRequest(available_here=request.available_here)
     content = filtered(select(literal(1)).select_from(Content).where(Content.id == SearchDocument.content_id), request)
     # OFFSET 0 keeps PostgreSQL from pulling the EXISTS up into a join, which filters the whole catalogue first.
     return query.where(exists(content.offset(0)))

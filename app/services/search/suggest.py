@@ -1,17 +1,18 @@
-"""Suggestions as the viewer types (issue 34): the first page of a small page size, without filters, of a query's first
-reading (its words as typed, the last one also as the start of a word: app/services/search/query.py ``search``),
-answered from an index in this process's memory instead of the database, the same ids in the same order with the
-same total; the cards are then read by their ids as the database path reads them.
+"""Suggestions as the viewer types (issue 34), and the first pages of any search: a page within the first RANKS places,
+with the lists' filters or without, of a reading of a query's words (as typed, the last one also as the start of a
+word; on the other layout; corrected: app/services/search/query.py ``search``), answered from an index in this
+process's memory instead of the database, the same ids in the same order with the same total; the cards are then
+read by their ids as the database path reads them.
 
 The index is made per database and catalogue generation (app/caching.py), by a background job of this process
 (app/suggestions.py keeps it and has it made), never on a request's path: until it is made for the generation a request
 sees, the database answers. It mirrors the database's rules exactly (what PostgreSQL's ``to_tsvector`` and SQLite's FTS5
 hold of each field, the typed and prefix terms, ``_named``'s four levels, the fields' weights, the rating, the id) and
-gives the answer up to the database (``None``) wherever it could not be sure to match it: filters, a page past the
-first, a page larger than PAGE_SIZE, a viewer's history, a year or a kind among the words, a word the database's query
-parser reads as an operator («or»), a last word that is a stop word, a publishing boundary passed since it was made, a
-name range too large to read (``MAX_NAMES``). A query it finds nothing for is read on by the database (typos, the other
-layout, …).
+gives the answer up to the database (``None``) wherever it could not be sure to match it: ``available_here`` (the
+viewer's country against the content's rules), a page ending past the first RANKS places, a viewer's history, a year
+or a kind among the words, a word the database's query parser reads as an operator («or»), a last word that is a stop
+word, a publishing boundary passed since it was made, a name range too large to read (``MAX_NAMES``). The loosened
+reading of a query is the database's.
 
 How: every content is a bit, numbered in the rank's last order (rating, highest first, none last; then the id), so
 that a set of contents is a Python integer; each field keeps, per token, the contents having it (a bit mask for a
@@ -25,7 +26,7 @@ import re
 import threading
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -41,23 +42,23 @@ from app.models import Content, SearchDocument
 from app.services.catalogue.cards import load_cards
 from app.services.catalogue.filters import ListRequest
 from app.services.catalogue.publishing import aware, off_schedule, public
-from app.services.search.index import STEMS
+from app.services.search import bits
+from app.services.search.bits import Posting
+from app.services.search.index import stemmed_name
+from app.services.search.memory_filters import MemoryFilters, allowed
+from app.services.search.memory_filters import made as filters_made
 from app.services.search.text import CYRILLIC, fold, stem, words
-from app.services.search.understanding import understood
+from app.services.search.understanding import half_typed, understood
 
-PAGE_SIZE = 10  # the largest page answered from memory
+RANKS = 100  # a page within the first RANKS places of a ranking is answered from memory (each place costs a few µs)
 MAX_NAMES = 20_000  # a rank level whose names range is larger than this goes to the database
 FIELDS = ("title", "original", "people", "description")  # query.py's WEIGHTS' order: weights 8, 4, 2, 1
 SIMPLE = "original"  # the field matched folded, word for word (PostgreSQL's simple configuration)
-DENSE = 32  # a token on more than 1/DENSE of the contents is kept as a bit mask (no larger than its positions)
 OPERATORS = frozenset({"or"})  # what websearch_to_tsquery reads as an operator, not a word
 KEPT_CARDS = 5000  # the cards of the latest contents suggested (about 2 kB each)
 BUILD_STATEMENT_MS = 120_000  # the ordered read of every document, on its own connection (``_long_read``)
 KEPT_MASKS = 512  # the masks of the latest tokens and prefixes asked (12.5 kB each at 100,000 titles, at most)
 _PLAIN = re.compile(r"(?:(?:[a-zа-я]+|[0-9]+)(?: |$))*")  # words as ``words`` finds them, one space apart
-
-
-Posting = int | array  # a bit mask, or the positions of a rare token's contents
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class SuggestionIndex:
     named: array  # names' positions → the content's position
     hidden: int  # the published contents outside their schedule when it was made
     valid_until: datetime | None  # the next publishing boundary: from then on the database answers
+    filters: MemoryFilters  # the lists' filters as masks (app/services/search/memory_filters.py)
     masks: dict[tuple[str, str, bool], int] = dataclass_field(default_factory=dict)  # (field, token, prefix) → mask
     cards: dict[int, Any] = dataclass_field(default_factory=dict)  # content id → its card, read (``cards``)
 
@@ -89,10 +91,10 @@ class SuggestionIndex:
             data = self.fields[field]
             if prefix:
                 low, high = _prefixed(data.tokens, token)
-                found = _union((data.postings[each] for each in data.tokens[low:high]), self.size)
+                found = bits.union((data.postings[each] for each in data.tokens[low:high]), self.size)
             else:
                 posting = data.postings.get(token)
-                found = 0 if posting is None else _union((posting,), self.size)
+                found = 0 if posting is None else bits.union((posting,), self.size)
         with _kept_lock:  # a worker's threads share it
             while len(self.masks) >= KEPT_MASKS:
                 self.masks.pop(next(iter(self.masks)), None)
@@ -102,16 +104,24 @@ class SuggestionIndex:
 
 def ranked(index: SuggestionIndex | None, asked: list[str], prefix: bool, request: ListRequest,
            within: Any) -> tuple[list[int], int] | None:
-    """The ids of the page and the total of ``asked``'s first reading (``prefix``: the last word also as the start of
-    a word) from memory, or None where the database must answer."""
-    if within is not None or request.page != 1 or request.page_size > PAGE_SIZE or request.narrows or not asked:
+    """The ids of the page and the total of the words ``asked`` (``prefix``: the last word also as the start of a word)
+    from memory, or None where the database must answer."""
+    end = request.page * request.page_size
+    if index is None or within is not None or end > RANKS or not asked:
+        return None
+    if index.valid_until is not None and clock.now() >= index.valid_until:
         return None
     meant = understood(asked)
     if meant.year is not None or meant.series is not None:  # a filter, or the words as typed if it finds nothing
         return None
-    if index is None or (index.valid_until is not None and clock.now() >= index.valid_until):
+    among = allowed(index.filters, request) if request.narrows else -1
+    if among is None:
         return None
-    return _ranked(index, asked, prefix, request.page_size)
+    answered = _ranked(index, asked, prefix, end, among)
+    if answered is None:
+        return None
+    ids, total = answered
+    return ids[end - request.page_size:], total
 
 
 def cards(index: SuggestionIndex | None, ids: list[int]) -> list[Any]:
@@ -130,25 +140,6 @@ def cards(index: SuggestionIndex | None, ids: list[int]) -> list[Any]:
                         kept.pop(next(iter(kept)), None)
                     kept[card.id] = card
     return [found[i] for i in ids if i in found]
-
-
-def _positions_mask(positions: Iterable[int], size: int, into: bytearray | None = None) -> bytearray:
-    bits = into if into is not None else bytearray((size + 7) // 8)
-    for position in positions:
-        bits[position >> 3] |= 1 << (position & 7)
-    return bits
-
-
-def _union(postings: Iterable[Posting], size: int) -> int:
-    """The contents of any of ``postings``."""
-    dense = 0
-    sparse: bytearray | None = None
-    for posting in postings:
-        if isinstance(posting, int):
-            dense |= posting
-        else:
-            sparse = _positions_mask(posting, size, sparse)
-    return dense | (int.from_bytes(sparse, "little") if sparse is not None else 0)
 
 
 def _prefixed(items: list[str], start: str) -> tuple[int, int]:
@@ -170,7 +161,10 @@ class _Unsure(Exception):
     """Something the database may read otherwise than this index: it answers."""
 
 
-def _ranked(self: SuggestionIndex, asked: list[str], prefix: bool, page_size: int) -> tuple[list[int], int] | None:
+def _ranked(self: SuggestionIndex, asked: list[str], prefix: bool, places: int,
+            among: int = -1) -> tuple[list[int], int] | None:
+    """The first ``places`` of the ranking and the total among the contents ``among`` (a filter's mask), or None
+    where the database must answer."""
     try:
         matched = [_field_mask(self, field, asked, prefix) for field in FIELDS]
     except _Unsure:
@@ -178,11 +172,11 @@ def _ranked(self: SuggestionIndex, asked: list[str], prefix: bool, page_size: in
     anywhere = 0
     for mask in matched:
         anywhere |= mask
-    anywhere &= ~self.hidden
+    anywhere &= ~self.hidden & among
     total = anywhere.bit_count()
     if not total:
         return [], 0
-    levels = _levels(self, asked, anywhere)
+    levels = _levels(self, asked, prefix, anywhere)
     if levels is None:
         return None
     groups = [(0, anywhere)]  # the contents by the fields they matched in: the score, weights 8, 4, 2, 1 one bit each
@@ -196,14 +190,14 @@ def _ranked(self: SuggestionIndex, asked: list[str], prefix: bool, page_size: in
         groups = split
     groups.sort(key=lambda group: -group[0])
     page: list[int] = []
-    for level in [*levels, anywhere]:  # 4, 3, 2, 1, then what no name meets
+    for rank, level in enumerate([*levels, anywhere]):  # 4, 3, 2, 1, then what no name meets
         level &= anywhere
         if not level:
             continue
         anywhere ^= level
-        for _, group in groups:
-            page += _first(level & group, page_size - len(page))
-            if len(page) == page_size:
+        for _, group in groups if rank >= 2 else [(0, level)]:  # the query or its stems: the rating alone
+            page += _first(level & group, places - len(page))
+            if len(page) == places:
                 return [self.ids[position] for position in page], total
         if not anywhere:
             break
@@ -237,12 +231,12 @@ def _field_mask(index: SuggestionIndex, field: str, asked: list[str], prefix: bo
     return mask if mask != -1 else 0
 
 
-def _levels(index: SuggestionIndex, searched: list[str], among: int) -> list[int] | None:
+def _levels(index: SuggestionIndex, searched: list[str], prefix: bool, among: int) -> list[int] | None:
     """The contents at each of ``_named``'s levels 4, 3, 2, 1 (a name is the query, its stems, starts with its words,
     starts with its letters), each as the first level it meets; None when a range is too large to read."""
     typed = list(dict.fromkeys((" ".join(searched), " ".join(
         word if CYRILLIC.search(word) else fold(word) for word in searched))))
-    stemmed = STEMS + " ".join(stem(word) or word for word in searched)
+    stemmed = stemmed_name(searched, prefix)
 
     def having(names: list[str], starting: bool) -> int | None:
         positions: list[int] = []
@@ -252,7 +246,7 @@ def _levels(index: SuggestionIndex, searched: list[str], among: int) -> list[int
             if high - low > MAX_NAMES:
                 return None
             positions.extend(index.named[low:high])
-        return int.from_bytes(_positions_mask(positions, index.size), "little") & among if positions else 0
+        return bits.mask(positions, index.size) & among if positions else 0
 
     found = [having(typed, False), having([stemmed], False),
              having([*(f"{phrase} " for phrase in typed), f"{stemmed} "], True), having(typed, True)]
@@ -268,6 +262,7 @@ def build(generation: int) -> SuggestionIndex:
     """Reads the search documents into a new index, labelled ``generation`` (read before this: what it reads is at
     least as new). Its own read (a background job's: app/suggestions.py); 100,000 documents in 7-8 s."""
     database = db.engine.url.render_as_string()
+    half_typed("а")  # the dictionary the rank asks of a last word being typed, loaded here rather than by a request
     at = clock.now()
     hidden_ids = set(db.session.scalars(off_schedule()))
     upcoming = _next_boundary(at)
@@ -278,7 +273,7 @@ def build(generation: int) -> SuggestionIndex:
     ).order_by(SearchDocument.rating.desc().nulls_last(), SearchDocument.content_id)
     with _long_read() as connection:
         return _made(database, generation, connection.execute(documents.execution_options(yield_per=1000)),
-                     hidden_ids, upcoming)
+                     hidden_ids, upcoming, connection)
 
 
 @contextmanager
@@ -300,7 +295,7 @@ def _long_read() -> Iterator[Any]:
 
 
 def _made(database: str, generation: int, rows: Any, hidden_ids: set[int],
-          upcoming: datetime | None) -> SuggestionIndex:
+          upcoming: datetime | None, connection: Any) -> SuggestionIndex:
     ids = array("q")
     tokens: dict[str, dict[str, array]] = {field: {} for field in FIELDS}
     names: list[tuple[str, int]] = []
@@ -320,11 +315,12 @@ def _made(database: str, generation: int, rows: Any, hidden_ids: set[int],
         names.extend((name, position) for name in dict.fromkeys((row.names or "").split("|")) if name)
     size = len(ids)
     names.sort()
-    fields = {field: _Field(sorted(postings), {token: _posting(positions, size) for token, positions
+    fields = {field: _Field(sorted(postings), {token: bits.posting(positions, size) for token, positions
                                                in postings.items()}) for field, postings in tokens.items()}
+    filters = filters_made(connection, {content_id: position for position, content_id in enumerate(ids)})
     return SuggestionIndex(database, generation, size, ids, fields, [name for name, _ in names],
                            array("i", (position for _, position in names)),
-                           int.from_bytes(_positions_mask(hidden, size), "little"), upcoming)
+                           bits.mask(hidden, size), upcoming, filters)
 
 
 def _tokens(field: str, text: str) -> set[str]:
@@ -336,12 +332,6 @@ def _tokens(field: str, text: str) -> set[str]:
     if field == SIMPLE:
         return set(found)
     return {lexeme for word in set(found) if (lexeme := stem(word))}
-
-
-def _posting(positions: array, size: int) -> Posting:
-    if len(positions) * DENSE > size:
-        return int.from_bytes(_positions_mask(positions, size), "little")
-    return positions
 
 
 def _next_boundary(at: datetime) -> datetime | None:
@@ -360,4 +350,8 @@ def size_of(index: SuggestionIndex) -> int:
     for field in index.fields.values():
         total += sys.getsizeof(field.tokens) + sys.getsizeof(field.postings)
         total += sum(sys.getsizeof(token) + sys.getsizeof(posting) for token, posting in field.postings.items())
-    return total
+    filters = index.filters
+    every: list[dict[Any, Posting]] = [*filters.labels.values(), filters.years, filters.ages, filters.types,
+                                       filters.ratings]
+    total += sum(sys.getsizeof(posting) for values in every for posting in values.values())
+    return total + sys.getsizeof(filters.series) + sys.getsizeof(filters.films)

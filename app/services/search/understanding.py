@@ -5,6 +5,8 @@ kind of title named among the words. Plain functions; app/services/search/query.
   Russian keyboard), and «ешефтшс» is «titanic». A query written wholly in one of the two is switched to the other.
 * **Year**: a word 1900–2099 beside other words («солярис 2002») is the year of the title, not a word of it.
 * **Kind**: «фильм», «кино», «сериал» beside other words ask for a film or a series, not for the word.
+* **A word still being typed**: «горь», «закры» are no Russian word; Snowball's stem of them is a guess («горь» as
+  «гор», which «Гора» has), so the rank does not read one as a stem (app/services/search/query.py ``_named``).
 * **Dictionary form**: «отца» is a form of «отец», «льва» of «лев», «людей» of «человек» (pymorphy3 over the OpenCorpora
   dictionary): forms whose stem Snowball does not bring back to the title's (a vowel that drops out, another root).
 """
@@ -82,3 +84,12 @@ def dictionary_form(word: str) -> str:
         return word
     known = [parse for parse in _analyser().parse(word) if parse.is_known]
     return known[0].normal_form if known else word
+
+
+@lru_cache(maxsize=4096)
+def half_typed(word: str) -> bool:
+    """Whether ``word`` is Cyrillic and no form the dictionary knows: the start of a word still being typed («горь»
+    of «Горько», «закры»), not a form of a word («брата», «гавани»). A Latin word or a number: False."""
+    if not word or not all("а" <= char <= "я" or char == "ё" for char in word):
+        return False
+    return not any(parse.is_known for parse in _analyser().parse(word))
