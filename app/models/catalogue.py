@@ -183,8 +183,9 @@ class Content(db.Model):  # type: ignore[name-defined]
         return title
 
     @classmethod
-    def shown_at(cls, at: datetime) -> ColumnElement[bool]:
-        """Whether a content is public at ``at``: published, its publication time come, its withdrawal time not."""
+    def shown_at(cls, at: datetime | ColumnElement[Any]) -> ColumnElement[bool]:
+        """Whether a content is public at ``at`` (a time, or a parameter for one): published, its publication time come,
+        its withdrawal time not."""
         return and_(cls.published, or_(cls.publish_at.is_(None), cls.publish_at <= at),
                     or_(cls.unpublish_at.is_(None), cls.unpublish_at > at))
 

@@ -10,13 +10,13 @@ from typing import Any
 from sqlalchemy import ARRAY, Integer, bindparam, func, literal, select, true, union_all
 from sqlalchemy.orm import joinedload
 
+from app import clock
 from app.extensions import db
 from app.models import Category, Content, ContentCategory
 from app.services.catalogue.cards import cards_in_order, load_cards
 from app.services.catalogue.categories import category_scope, children_of, descendants, in_scope, placed
 from app.services.catalogue.filters import ListRequest, filtered, ordered
 from app.services.catalogue.paging import Page, paginate, paginate_counting_along
-from app.services.catalogue.publishing import public
 from app.services.catalogue.reach import PlaysHere, plays_here
 from app.services.catalogue.types import content_type
 
@@ -60,23 +60,36 @@ def _leading(pairs: list[tuple[int, int]], limit: int, here: PlaysHere | None = 
     the newest), each an index range scan of ix_content_categories_order (category_id, position, content_id DESC); the
     first ``limit`` of a scope are among its categories' first ``limit``. A window function (ROW_NUMBER() ≤ limit)
     would number every title of every category first. PostgreSQL: one LATERAL subquery over the pairs (array
-    parameters: one statement shape whatever their number); SQLite, which has no LATERAL: one LIMIT branch per pair
-    in one UNION ALL."""
-    def first_of(scope: Any, category: Any) -> Any:
-        return (select(scope.label("scope_id"), ContentCategory.content_id, ContentCategory.position)
-                .join(Content, Content.id == ContentCategory.content_id)
-                .where(ContentCategory.category_id == category, public(),
-                       *([plays_here(here)] if here is not None else []))
-                .order_by(ContentCategory.position, ContentCategory.content_id.desc()).limit(limit))
-
+    parameters: one statement shape whatever their number, made once when no ``here`` narrows it: built per request its
+    expressions and cache key took a millisecond); SQLite, which has no LATERAL: one LIMIT branch per pair in one
+    UNION ALL."""
     if db.engine.dialect.name == "postgresql":
-        scopes = bindparam("scope_ids", [scope for scope, _ in pairs], type_=ARRAY(Integer))
-        members = bindparam("category_ids", [member for _, member in pairs], type_=ARRAY(Integer))
-        given = func.unnest(scopes, members).table_valued("scope", "member").render_derived()
-        first = first_of(given.c.scope, given.c.member).lateral()
-        return (select(first.c.scope_id, first.c.content_id, first.c.position).select_from(given)
-                .join(first, true()))
-    return union_all(*(first_of(literal(scope), member).subquery().select() for scope, member in pairs))
+        values = {"scope_ids": [scope for scope, _ in pairs], "category_ids": [member for _, member in pairs],
+                  "limit": limit, "at": clock.now()}
+        statement = _LEADING_POSTGRESQL if here is None else _leading_postgresql(plays_here(here))
+        return statement.params(values)
+    at = clock.now()
+    return union_all(*(_first_of(literal(scope), member, Content.shown_at(at), limit, here).subquery().select()
+                       for scope, member in pairs))
+
+
+def _first_of(scope: Any, category: Any, shown: Any, limit: Any, here: PlaysHere | None = None) -> Any:
+    return (select(scope.label("scope_id"), ContentCategory.content_id, ContentCategory.position)
+            .join(Content, Content.id == ContentCategory.content_id)
+            .where(ContentCategory.category_id == category, shown, *([plays_here(here)] if here is not None else []))
+            .order_by(ContentCategory.position, ContentCategory.content_id.desc()).limit(limit))
+
+
+def _leading_postgresql(*conditions: Any) -> Any:
+    scopes = bindparam("scope_ids", type_=ARRAY(Integer))
+    members = bindparam("category_ids", type_=ARRAY(Integer))
+    given = func.unnest(scopes, members).table_valued("scope", "member").render_derived()
+    first = _first_of(given.c.scope, given.c.member, Content.shown_at(bindparam("at")),
+                      bindparam("limit", type_=Integer)).where(*conditions).lateral()
+    return select(first.c.scope_id, first.c.content_id, first.c.position).select_from(given).join(first, true())
+
+
+_LEADING_POSTGRESQL = _leading_postgresql()
 
 
 def list_contents(request: ListRequest) -> Page:
