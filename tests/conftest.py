@@ -38,16 +38,10 @@ ASSETS_DIR = PROJECT_ROOT / "app" / "static" / "dist"
 def own_rate_limits() -> Iterator[None]:
     """With REDIS_URL (CI), every application shares this machine's Redis: this run keeps its counters, its cache
     entries and its job queue apart."""
-    names = ("RATE_LIMIT_KEY_PREFIX", "CACHE_KEY_PREFIX", "QUEUE_NAME")
-    previous = {name: os.environ.get(name) for name in names}
-    for name in names:
-        os.environ[name] = f"test-{uuid.uuid4().hex}"
-    yield
-    for name, value in previous.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    with pytest.MonkeyPatch.context() as session:  # (monkeypatch itself is a test's, not a session's)
+        for name in ("RATE_LIMIT_KEY_PREFIX", "CACHE_KEY_PREFIX", "QUEUE_NAME"):
+            session.setenv(name, f"test-{uuid.uuid4().hex}")
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -56,13 +50,9 @@ def background_at_the_tests_priority() -> Iterator[None]:
     (``flask sitemap generate``) would otherwise lower the test process's for good, and the job tests' workers, with
     heartbeats 25 times production's, could miss them on a loaded machine. tests/jobs/test_sitemaps_job.py starts a
     worker at a nice of its own and checks it."""
-    previous = os.environ.get("BACKGROUND_NICE")
-    os.environ["BACKGROUND_NICE"] = "0"
-    yield
-    if previous is None:
-        os.environ.pop("BACKGROUND_NICE", None)
-    else:
-        os.environ["BACKGROUND_NICE"] = previous
+    with pytest.MonkeyPatch.context() as session:
+        session.setenv("BACKGROUND_NICE", "0")
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -72,13 +62,9 @@ def statements_unhurried_by_the_machines_load() -> Iterator[None]:
     milliseconds has waited past 1.75 s: a commit of a test's set-up, one of the search tests' 4,500 searches. Each
     opened the database's breaker and failed a test that is not about time. The tests of the deadline itself set it:
     tests/test_database_outages.py (the service's 1.5 s), tests/test_batch_statements.py, tests/test_migrations.py."""
-    previous = os.environ.get("DB_STATEMENT_TIMEOUT_MS")
-    os.environ["DB_STATEMENT_TIMEOUT_MS"] = "10000"
-    yield
-    if previous is None:
-        os.environ.pop("DB_STATEMENT_TIMEOUT_MS", None)
-    else:
-        os.environ["DB_STATEMENT_TIMEOUT_MS"] = previous
+    with pytest.MonkeyPatch.context() as session:
+        session.setenv("DB_STATEMENT_TIMEOUT_MS", "10000")
+        yield
 
 
 @pytest.fixture(autouse=True)
