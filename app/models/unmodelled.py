@@ -3,7 +3,8 @@
 generated columns and expression indexes (app/models/search.py), indexes with a descending column, which SQLite
 does not reflect (ix_contents_listing and ix_contents_relevance[_of_type], app/models/catalogue.py;
 ix_content_categories_order, app/models/taxonomy.py), and
-PostgreSQL's label arrays on contents with their indexes (kept by triggers; app/services/catalogue/filters.py), and
+PostgreSQL's label arrays on contents with their indexes (kept by triggers; app/services/catalogue/filters.py) and the
+list keys generated from them (app/services/catalogue/list_keys.py), and
 the copies of what the filters read on its search documents (kept by triggers: ``DOCUMENT_FILTERS``)."""
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from app.models.search import UNMODELLED as SEARCH
 
 LABEL_ARRAYS = frozenset({"genre_ids", "country_ids", "tag_ids", "voice_author_ids", "category_ids",
-                          "ix_contents_genre_ids", "ix_contents_category_ids"})
+                          "ix_contents_genre_ids", "ix_contents_category_ids",
+                          "list_keys", "ix_contents_list_keys"})  # generated from them
 # search_documents' copy of its content's filtered columns (PostgreSQL; migration 9d4b2e7a1c53): named by table, as
 # each is a modelled column of contents
 DOCUMENT_FILTERS = frozenset(f"search_documents.{name}" for name in (

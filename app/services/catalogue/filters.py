@@ -166,11 +166,16 @@ def _labelled(field: str, slugs: set[str], every: bool, table: str = "contents")
     return labels.any(model.slug.in_(slugs))
 
 
+# What ``ordered`` reads of a content, but the editorial order (the caller's)
+SORT_COLUMNS = (Content.id, Content.created_at, Content.year, Content.kinopoisk_rating, Content.title_sort)
+
+
 def ordered(query: Select[Any], request: ListRequest, editorial: Any = Content.position,
-            newest: Any = Content.created_at) -> Select[Any]:
+            newest: Any = Content.created_at, of: Any = Content) -> Select[Any]:
     """``query`` in ``request``'s sort; ``editorial`` is the column of the position sort (a category's own order for
     its list), ``newest`` what puts the newest first among equal positions (a category's: the id, as its main-mart
-    row has them, app/services/catalogue/lists.py). Contents without a year or rating come last either way;
+    row has them, app/services/catalogue/lists.py); ``of``: whose columns the other sorts read (the contents', or a
+    selection of them with those columns: SORT_COLUMNS). Contents without a year or rating come last either way;
     app/services/catalogue/paging.py adds the id last."""
     descending = request.descending
 
@@ -181,11 +186,11 @@ def ordered(query: Select[Any], request: ListRequest, editorial: Any = Content.p
         # lower positions first, then the newest (the model's editorial order)
         keys = [direction(editorial), direction(newest, reverse=True)]
     elif request.sort == "newest":
-        keys = [direction(Content.created_at)]
+        keys = [direction(of.created_at)]
     elif request.sort == "year":
-        keys = [direction(Content.year).nulls_last()]
+        keys = [direction(of.year).nulls_last()]
     elif request.sort == "rating":
-        keys = [direction(Content.kinopoisk_rating).nulls_last()]
+        keys = [direction(of.kinopoisk_rating).nulls_last()]
     else:  # «По алфавиту»: the title's key (app/models/sort_keys.py), Russian alphabetical on both databases
-        keys = [direction(Content.title_sort)]
+        keys = [direction(of.title_sort)]
     return query.order_by(*keys)

@@ -15,6 +15,7 @@ from app.models import Category, Content, ContentCategory, ContentType
 from app.services.catalogue.cards import Label, cards_in_order, load_cards
 from app.services.catalogue.categories import category_scope, children_of, descendants, in_scope, placed
 from app.services.catalogue.filters import ListRequest, filtered, ordered
+from app.services.catalogue.list_keys import keyed, keyed_page
 from app.services.catalogue.paging import Page, paginate, paginate_counting_along
 from app.services.catalogue.reach import PlaysHere, plays_here
 from app.services.catalogue.types import content_type
@@ -125,14 +126,18 @@ def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
     """A page of the published titles of the category ``slug`` of type ``type_slug`` and of its sub-categories, each
     once (its scope: app/services/catalogue/categories.py); the position sort is the scope's editorial order, a
     title's lowest position in it, then the newest. On PostgreSQL membership is the contents' own ``category_ids``
-    (app/services/catalogue/filters.py LABEL_ARRAYS): the scope's titles are read by its GIN index, counted along with
-    the page in one statement, and only the position sort reads the links, for their order."""
+    (app/services/catalogue/filters.py LABEL_ARRAYS), or with the genres and years asked its ``list_keys``
+    (app/services/catalogue/list_keys.py): the scope's titles are read by a GIN index, counted along with the page in
+    one statement, and only the position sort reads the links, for their order."""
     scope = category_scope(type_slug, slug)
     if db.engine.dialect.name != "postgresql":
         place = placed(scope.ids)
         query = select(Content.id).join(place, place.c.content_id == Content.id)
         query = ordered(filtered(query, request), request, editorial=place.c.position, newest=Content.id)
         return carded(paginate(query, Content.id, request.page, request.page_size))
+    lookup = keyed(scope.ids, request)  # the scope with the genres and years, where they can be one index lookup
+    if lookup is not None:
+        return carded(keyed_page(lookup, request))
     members = filtered(select(Content.id).where(in_scope(scope.ids)), request)
     if request.sort == "position":
         place = placed(scope.ids)
@@ -141,3 +146,4 @@ def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
     else:
         query = ordered(members, request)
     return carded(paginate_counting_along(query, Content.id, request.page, request.page_size, members))
+
