@@ -81,8 +81,7 @@ def load_cards(ids: Collection[int], *conditions: Any) -> dict[int, Card]:
     if db.engine.dialect.name == "postgresql":
         rows = db.session.execute(CARDS_POSTGRESQL.where(*conditions) if conditions else CARDS_POSTGRESQL,
                                   {"ids": list(ids)}).all()
-        return {row.id: Card(row, [Label(slug, title) for slug, title in zip(row[15], row[16], strict=True)])
-                for row in rows}
+        return {row.id: card_of_row(row) for row in rows}
     rows = db.session.execute(select(*CARD_ROW, literal_column(GENRES_SQLITE)).join(
         ContentType, ContentType.id == Content.content_type_id).where(Content.id.in_(list(ids)), *conditions)).all()
     # SQLite's ORDER BY genres.slug compares UTF-8 bytes: the order of Python's sort of the same strings
@@ -94,11 +93,16 @@ CARD_ROW = (*OWN, ContentType.slug, ContentType.title)
 # A card's genres in the relationship's order (by slug), in the card's own row: PostgreSQL from the content's own
 # ``genre_ids``, their slugs and titles as two arrays; SQLite through its links, a JSON array of [slug, title].
 _GENRE_ORDERED = "FROM genres WHERE genres.id = ANY(contents.genre_ids)"
-CARDS_POSTGRESQL = (
-    select(*CARD_ROW, literal_column(f"ARRAY(SELECT genres.slug {_GENRE_ORDERED} ORDER BY genres.slug)"),
-           literal_column(f"ARRAY(SELECT genres.title {_GENRE_ORDERED} ORDER BY genres.slug)"))
-    .join(ContentType, ContentType.id == Content.content_type_id)
-    .where(Content.id == any_(bindparam("ids", type_=ARRAY(Integer)))))
+CARD_COLUMNS_POSTGRESQL: tuple[Any, ...] = (
+    *CARD_ROW, literal_column(f"ARRAY(SELECT genres.slug {_GENRE_ORDERED} ORDER BY genres.slug)"),
+    literal_column(f"ARRAY(SELECT genres.title {_GENRE_ORDERED} ORDER BY genres.slug)"))
+CARDS_POSTGRESQL = (select(*CARD_COLUMNS_POSTGRESQL).join(ContentType, ContentType.id == Content.content_type_id)
+                    .where(Content.id == any_(bindparam("ids", type_=ARRAY(Integer)))))
+
+
+def card_of_row(row: Any) -> Card:
+    """The card of a row of CARD_COLUMNS_POSTGRESQL (and whatever follows them)."""
+    return Card(row, [Label(slug, title) for slug, title in zip(row[15], row[16], strict=True)])
 GENRES_SQLITE = ("(SELECT json_group_array(json_array(genres.slug, genres.title)) FROM content_genres JOIN genres "
                  "ON genres.id = content_genres.genre_id WHERE content_genres.content_id = contents.id)")
 

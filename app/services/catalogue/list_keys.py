@@ -12,11 +12,12 @@ list takes lies in (app/schemas/lists.py: 1800–2200); a content's year outside
 range could take it.
 
 The statement finds the keys' titles first, with what the sorts read (a materialised CTE), then sorts, counts and
-cuts them to the page. Left to plan it as one statement, PostgreSQL 15 took the order's index with the keys as a
-filter for a first page (94 ms: it costs the page's LIMIT as if the count of all, a window over every row, could
-stop early), or, for the position order, a loop over the category's links (19 ms). The statement of each shape
-(genres or not, years or not, the sort and its direction) is made once, with parameters for the values: built per
-request, its expressions and their cache key cost a millisecond."""
+cuts them to the page, and reads that page's cards (app/services/catalogue/cards.py) in the same statement. Left to
+plan it as one statement, PostgreSQL 15 took the order's index with the keys as a filter for a first page (94 ms: it
+costs the page's LIMIT as if the count of all, a window over every row, could stop early), or, for the position
+order, a loop over the category's links (19 ms). The statement of each shape (genres or not, years or not, the sort
+and its direction) is made once, with parameters for the values: built per request, its expressions and their cache
+key cost a millisecond."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ from sqlalchemy import ARRAY, BigInteger, Integer, String, any_, bindparam, cast
 
 from app import clock
 from app.extensions import db
-from app.models import Content, ContentCategory, Genre
+from app.models import Content, ContentCategory, ContentType, Genre
+from app.services.catalogue.cards import CARD_COLUMNS_POSTGRESQL, card_of_row
 from app.services.catalogue.filters import SORT_COLUMNS, ListRequest, filtered, ordered
 from app.services.catalogue.paging import Page
 
@@ -70,8 +72,8 @@ def keyed(scope_ids: tuple[int, ...], request: ListRequest) -> Lookup | None:
 
 
 def keyed_page(lookup: Lookup, request: ListRequest) -> Page:
-    """``request``'s page of the ids ``lookup`` finds, and how many it finds: one statement (two for a page past the
-    last)."""
+    """``request``'s page of the cards of the titles ``lookup`` finds, and how many it finds: one statement (two for
+    a page past the last)."""
     values = {"scope_ids": list(lookup.scope_ids), "genre_slugs": list(lookup.genres), "at": clock.now(),
               "year_from": lookup.years[0] if lookup.years else None,
               "year_to": lookup.years[1] if lookup.years else None,
@@ -79,12 +81,12 @@ def keyed_page(lookup: Lookup, request: ListRequest) -> Page:
     shape = (bool(lookup.genres), lookup.years is not None)
     if lookup.rest.narrows:  # other filters too: a statement of its own
         found = _found(*shape, lookup.rest)
-        rows = db.session.execute(_page(found, request.sort, request.descending), values).all()
+        rows = db.session.execute(_cards_of_page(found, request.sort, request.descending), values).all()
     else:
-        rows = db.session.execute(_page_of_shape(*shape, request.sort, request.descending), values).all()
+        rows = db.session.execute(_cards_of_shape(*shape, request.sort, request.descending), values).all()
         found = None
     if rows:
-        return Page([row.id for row in rows], rows[0].total, request.page, request.page_size)
+        return Page([card_of_row(row) for row in rows], rows[0].total, request.page, request.page_size)
     counted = select(func.count()).select_from(found if found is not None else _found(*shape))
     return Page([], db.session.scalar(counted, values) or 0, request.page, request.page_size)
 
@@ -115,21 +117,24 @@ def _found(genres: bool, years: bool, rest: ListRequest | None = None) -> Any:
     return query.cte("found").prefix_with("MATERIALIZED")
 
 
-def _page(found: Any, sort: str, descending: bool) -> Any:
-    """The page (parameters ``limit``, ``offset``) of ``found`` in ``sort``, each row with the count of all; the
-    position sort: a title's lowest position among the scope's links (their key (content_id, category_id))."""
+def _cards_of_page(found: Any, sort: str, descending: bool) -> Any:
+    """The cards of the page (parameters ``limit``, ``offset``) of ``found`` in ``sort``, each row with the count of
+    all: the page is cut from ``found`` alone, then its 20 titles' cards read and put in the same order. The position
+    sort: a title's lowest position among the scope's links (their key (content_id, category_id))."""
     order = ListRequest(sort=sort, order="desc" if descending else "asc")
-    query = select(found.c.id, func.count().over().label("total"))
-    if sort == "position":
-        editorial = select(func.min(ContentCategory.position)).where(
-            ContentCategory.content_id == found.c.id, ContentCategory.category_id == any_(_SCOPE)).scalar_subquery()
-        query = ordered(query, order, editorial=editorial, newest=found.c.id, of=found.c)
-    else:
-        query = ordered(query, order, of=found.c)
-    return query.order_by(found.c.id).limit(bindparam("limit", type_=Integer)) \
-        .offset(bindparam("offset", type_=Integer))
+    editorial = select(func.min(ContentCategory.position)).where(
+        ContentCategory.content_id == found.c.id, ContentCategory.category_id == any_(_SCOPE)) \
+        .scalar_subquery().label("editorial")
+    rows = select(*found.c, func.count().over().label("total"), *([editorial] if sort == "position" else []))
+    page = ordered(rows, order, editorial=editorial, newest=found.c.id, of=found.c).order_by(found.c.id) \
+        .limit(bindparam("limit", type_=Integer)).offset(bindparam("offset", type_=Integer)).subquery("page")
+    cards = (select(*CARD_COLUMNS_POSTGRESQL, page.c.total)
+             .select_from(page.join(Content, Content.id == page.c.id))
+             .join(ContentType, ContentType.id == Content.content_type_id))
+    return ordered(cards, order, editorial=page.c.editorial if sort == "position" else None, newest=page.c.id,
+                   of=page.c).order_by(page.c.id)
 
 
 @cache
-def _page_of_shape(genres: bool, years: bool, sort: str, descending: bool) -> Any:
-    return _page(_found(genres, years), sort, descending)
+def _cards_of_shape(genres: bool, years: bool, sort: str, descending: bool) -> Any:
+    return _cards_of_page(_found(genres, years), sort, descending)

@@ -137,7 +137,7 @@ def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
         return carded(paginate(query, Content.id, request.page, request.page_size))
     lookup = keyed(scope.ids, request)  # the scope with the genres and years, where they can be one index lookup
     if lookup is not None:
-        return carded(keyed_page(lookup, request))
+        return keyed_page(lookup, request)
     members = filtered(select(Content.id).where(in_scope(scope.ids)), request)
     if request.sort == "position":
         place = placed(scope.ids)
