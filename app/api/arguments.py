@@ -12,6 +12,9 @@ webargs and marshmallow).
   without a body at all (no Content-Length, or 0) reads as an empty one, as before: a POST whose fields are all
   optional needs no Content-Type.
 
+* **One schema instance per call**, made when the module is read: given a class, webargs makes an instance per
+  request, a deep copy of its fields (0.1–0.2 ms of a list's time; the schemas keep no state between loads).
+
 And how every answer's ETag is made: from the body as sent (its bytes, hashed), where flask-smorest encodes the data
 a second time as sorted JSON to hash that (``_set_etag_in_response``): one JSON encoding less per answer (0.75 ms of
 a page of 100 cards). The same body gives the same ETag, as before; a conditional GET is still a 304.
@@ -62,6 +65,8 @@ class Blueprint(flask_smorest.Blueprint):
         return None
 
     def arguments(self, schema: Any, *, location: str = "json", **kwargs: Any) -> Any:
+        if isinstance(schema, type):  # one instance for every request: webargs makes a class anew each time
+            schema = schema()
         if location == QUERY:
             if "unknown" in kwargs:
                 raise TypeError("a query's unknown keys are ignored on every call (app/api/arguments.py)")
