@@ -40,7 +40,7 @@ YEAR_ZERO = 1799
 CATEGORY_LIMIT = 2 ** 27  # ids at or above it have no keys (the migration's function says the same)
 # The most keys one lookup asks for. GIN checks each title it finds against every key asked (its consistent function
 # for &&), so a lookup costs its keys times its titles: on the 100,000-title catalogue (a category of 8,851 films, by
-# rating and by position, in-process) 6 to 32 keys were 1.2–5× faster than the statement without them, 61 keys over
+# rating and by position, in-process) 6 to 32 keys were 1.2–4.4× faster than the statement without them, 61 keys over
 # 7,906 titles 1.6× slower, 903 keys 1.9× and 1,806 keys 3.3× slower. Past it the years are filtered instead, and
 # past it for the genres alone the statement without keys runs.
 MOST_KEYS = 32
