@@ -84,19 +84,17 @@ def keyed_page(lookup: Lookup, request: ListRequest) -> Page:
               "year_to": lookup.years[1] if lookup.years else None,
               "limit": request.page_size, "offset": (request.page - 1) * request.page_size}
     shape = (bool(lookup.genres), lookup.years is not None)
-    if lookup.rest.narrows:  # other filters too: a statement of its own
-        found = _found(*shape, lookup.rest)
-        rows = db.session.execute(_cards_of_page(found, request.sort, request.descending), values).all()
-    else:
-        rows = db.session.execute(_cards_of_shape(*shape, request.sort, request.descending), values).all()
-        found = None
+    rest = lookup.rest if lookup.rest.narrows else None  # other filters too: a statement of its own
+    statement = _cards_of_page(_found(*shape, rest), request.sort, request.descending) if rest is not None \
+        else _cards_of_shape(*shape, request.sort, request.descending)
+    rows = db.session.execute(statement, values).all()
     if rows:
         return Page([card_of_row(row) for row in rows], rows[0].total, request.page, request.page_size)
-    counted = select(func.count()).select_from(found if found is not None else _found(*shape))
+    counted = select(func.count()).select_from(_found(*shape, rest))
     return Page([], db.session.scalar(counted, values) or 0, request.page, request.page_size)
 
 
-def condition(genres: bool, years: bool) -> Any:
+def _condition(genres: bool, years: bool) -> Any:
     """``contents.list_keys`` has one of the keys of the parameters ``scope_ids``, ``genre_slugs`` (when ``genres``)
     and ``year_from`` to ``year_to`` (when ``years``): a GIN lookup."""
     scope = func.unnest(_SCOPE).table_valued("id").render_derived(name="scope")
@@ -117,7 +115,7 @@ def condition(genres: bool, years: bool) -> Any:
 def _found(genres: bool, years: bool, rest: ListRequest | None = None) -> Any:
     """The titles the keys find, public at the parameter ``at`` (and within ``rest``'s filters), with what the sorts
     read: materialised, so that the page is sorted from them alone."""
-    query = select(*SORT_COLUMNS).where(condition(genres, years))
+    query = select(*SORT_COLUMNS).where(_condition(genres, years))
     query = filtered(query, rest) if rest is not None else query.where(Content.shown_at(bindparam("at")))
     return query.cte("found").prefix_with("MATERIALIZED")
 
@@ -127,16 +125,19 @@ def _cards_of_page(found: Any, sort: str, descending: bool) -> Any:
     all: the page is cut from ``found`` alone, then its 20 titles' cards read and put in the same order. The position
     sort: a title's lowest position among the scope's links (their key (content_id, category_id))."""
     order = ListRequest(sort=sort, order="desc" if descending else "asc")
-    editorial = select(func.min(ContentCategory.position)).where(
-        ContentCategory.content_id == found.c.id, ContentCategory.category_id == any_(_SCOPE)) \
-        .scalar_subquery().label("editorial")
-    rows = select(*found.c, func.count().over().label("total"), *([editorial] if sort == "position" else []))
+    rows = select(*found.c, func.count().over().label("total"))
+    editorial = None
+    if sort == "position":
+        editorial = select(func.min(ContentCategory.position)).where(
+            ContentCategory.content_id == found.c.id, ContentCategory.category_id == any_(_SCOPE)) \
+            .scalar_subquery().label("editorial")
+        rows = rows.add_columns(editorial)
     page = ordered(rows, order, editorial=editorial, newest=found.c.id, of=found.c).order_by(found.c.id) \
         .limit(bindparam("limit", type_=Integer)).offset(bindparam("offset", type_=Integer)).subquery("page")
     cards = (select(*CARD_COLUMNS_POSTGRESQL, page.c.total)
              .select_from(page.join(Content, Content.id == page.c.id))
              .join(ContentType, ContentType.id == Content.content_type_id))
-    return ordered(cards, order, editorial=page.c.editorial if sort == "position" else None, newest=page.c.id,
+    return ordered(cards, order, editorial=page.c.editorial if editorial is not None else None, newest=page.c.id,
                    of=page.c).order_by(page.c.id)
 
 

@@ -146,4 +146,3 @@ def category_contents(type_slug: str, slug: str, request: ListRequest) -> Page:
     else:
         query = ordered(members, request)
     return carded(paginate_counting_along(query, Content.id, request.page, request.page_size, members))
-
