@@ -1,7 +1,8 @@
 /// <reference types="node" />
 // (node: the test reads the IAB samples from disk)
 /**
- * Conformance over IAB Tech Lab's public VAST samples (../shared/vast-samples/iab, VAST 1.0-4.2). Every sample goes
+ * Conformance over IAB Tech Lab's public VAST samples (tests/data/vast-samples/iab, VAST 1.0-4.2: in the repository,
+ * with their LICENSE, so that a clone anywhere runs it). Every sample goes
  * through loadVastAds with its outside hosts remapped to the local files; the expected outcome of each comes from an
  * independent reading of the same XML below (the DOM, not vast-client): the media file the spec's rules choose,
  * the skip offset, the tracking URLs per event across the wrapper chain, or the error code.
@@ -11,7 +12,7 @@ import { join, relative } from 'node:path';
 import { loadVastAds, type LoadedAd } from './vast';
 import { AdError } from './rules';
 
-const CORPUS = join(__dirname, '..', '..', '..', 'shared', 'vast-samples', 'iab');
+const CORPUS = join(__dirname, '..', '..', 'tests', 'data', 'vast-samples', 'iab');
 const BASE = 'https://samples.test/';
 const PLAYABLE = new Set(['video/mp4', 'video/webm']); // Chromium's answer; no flash, no flv, no VPAID
 // Chromium's canPlayType with codecs, as measured: '' for what it cannot parse or decode ("0", "H.264", "FLAC": the
