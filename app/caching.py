@@ -28,9 +28,9 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from cachelib import SimpleCache
 from flask import Flask, current_app, has_app_context, has_request_context
@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from app import clock
 from app.database import Breaker
 
+T = TypeVar("T")
 GENERATION_KEY = "catalogue:generation"
 GENERATION_MEMO = 1.0  # seconds a process trusts the generation it last read
 NEAR_SECONDS = 5  # how long a process keeps its own copy of a hot entry it read from Redis ("near" reads)
@@ -77,6 +78,7 @@ class ResilientCache:
         self._schedule_memo: tuple[float, int, Any] = (0.0, 0, None)  # (read when, last boundary, next boundary)
         self._flights: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
+        self._per_generation: dict[str, tuple[int, Any]] = {}  # name → (the generation it was made at, the value)
 
     def _call(self, method: str, *args: Any) -> Any:
         if self._remote and not self._breaker.open:
@@ -137,6 +139,17 @@ class ResilientCache:
     def bump_generation(self) -> int:
         self._schedule_memo = (0.0, 0, None)  # a change may have scheduled a title: the next read asks again
         return self._bump(GENERATION_KEY)
+
+    def per_generation(self, name: str, make: Callable[[], T], again: bool = False) -> T:
+        """``make()``, made once per catalogue generation in this process (``again``: made now whatever): what a
+        process may hold of the catalogue between its changes (app/services/catalogue/known.py). Two requests making
+        it at once each keep one, both the same."""
+        generation = self.generation()
+        held = self._per_generation.get(name)
+        if held is None or held[0] != generation or again:
+            held = (generation, make())
+            self._per_generation[name] = held
+        return cast(T, held[1])
 
     def epoch(self, name: str) -> int:
         """The named cache's epoch: bumped by ``clear``, read like the generation."""

@@ -10,15 +10,19 @@ from flask import Flask
 from sqlalchemy import event
 
 from app.extensions import db
+from app.services.catalogue.known import known
 
 
 @contextmanager
 def statements(app: Flask) -> Iterator[list[str]]:
     """The SQL statements run inside the block, but the cache's reads of its counters (app/caching.py: without
     Redis, the catalogue's generation from the database, at most once a second, whatever the call) and of the
-    publishing schedule (its boundaries, as often)."""
+    publishing schedule (its boundaries, as often); the small tables a process reads once per catalogue generation
+    (app/services/catalogue/known.py) are read before it, as a running process holds them."""
     with app.app_context():
         engine = db.engine
+        known()
+        db.session.remove()
     seen: list[str] = []
     block = threading.get_ident()  # not a background job's (app/http/background.py), which runs on a thread of its own
 

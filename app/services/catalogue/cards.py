@@ -2,10 +2,10 @@
 
 * ``load_cards``: the cards of given ids as plain rows (``Card``), never ORM objects: the card's own columns and its
   type's slug and title and its genres (slug and title, in slug order as the relationship has them) in one row: on
-  PostgreSQL from the content's ``genre_ids`` (app/services/catalogue/filters.py LABEL_ARRAYS), on SQLite through its
-  links. A page of 100 cards loaded into ORM objects with their genres joined cost more than the page's query itself
-  (issue 36); the pages of cards (lists, most relevant, the main mart, search, a viewer's history) take their ids
-  first, then their cards by id.
+  PostgreSQL the content's ``genre_ids`` (app/services/catalogue/filters.py LABEL_ARRAYS), labelled in the process
+  (app/services/catalogue/known.py), on SQLite through its links. A page of 100 cards loaded into ORM objects with
+  their genres joined cost more than the page's query itself (issue 36); the pages of cards (lists, most relevant,
+  the main mart, search, a viewer's history) take their ids first, then their cards by id.
 * ``CARD_OPTIONS``: for the queries whose rows are ORM contents dumped as cards (a playlist's, a filmography's, the
   promo slides', fresh episodes'): the card's own columns only (not the description), the type joined, the genres in
   one more query for the whole page. (Reading another column of such a row would load it row by row: the lists'
@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from sqlalchemy import ARRAY, Integer, any_, bindparam, literal_column, select
@@ -22,19 +22,13 @@ from sqlalchemy.orm import joinedload, load_only, selectinload
 
 from app.extensions import db
 from app.models import Content, ContentType
+from app.services.catalogue.known import GenreLabels, Label
 
 CARD_COLUMNS = (Content.id, Content.slug, Content.title, Content.original_title, Content.year, Content.poster_url,
                 Content.content_type_id, Content.has_multiple_episodes, Content.age_rating, Content.kinopoisk_rating,
                 Content.imdb_rating, Content.imdb_id, Content.review_count, Content.review_rating_sum)
 CARD_OPTIONS = (load_only(*CARD_COLUMNS), joinedload(Content.content_type), selectinload(Content.genres))
 OWN = [column for column in CARD_COLUMNS if column is not Content.content_type_id]  # a Card's own, from its row
-
-
-class Label:
-    __slots__ = ("slug", "title")
-
-    def __init__(self, slug: str, title: str) -> None:
-        self.slug, self.title = slug, title
 
 
 class Card:
@@ -81,7 +75,7 @@ def load_cards(ids: Collection[int], *conditions: Any) -> dict[int, Card]:
     if db.engine.dialect.name == "postgresql":
         rows = db.session.execute(CARDS_POSTGRESQL.where(*conditions) if conditions else CARDS_POSTGRESQL,
                                   {"ids": list(ids)}).all()
-        return {row.id: card_of_row(row) for row in rows}
+        return {card.id: card for card in cards_of_rows(rows)}
     rows = db.session.execute(select(*CARD_ROW, literal_column(GENRES_SQLITE)).join(
         ContentType, ContentType.id == Content.content_type_id).where(Content.id.in_(list(ids)), *conditions)).all()
     # SQLite's ORDER BY genres.slug compares UTF-8 bytes: the order of Python's sort of the same strings
@@ -90,19 +84,20 @@ def load_cards(ids: Collection[int], *conditions: Any) -> dict[int, Card]:
 
 # A card's row: its own columns, its type's slug and title, then its genres (``Card`` unpacks them in this order).
 CARD_ROW = (*OWN, ContentType.slug, ContentType.title)
-# A card's genres in the relationship's order (by slug), in the card's own row: PostgreSQL from the content's own
-# ``genre_ids``, their slugs and titles as two arrays; SQLite through its links, a JSON array of [slug, title].
-_GENRE_ORDERED = "FROM genres WHERE genres.id = ANY(contents.genre_ids)"
-CARD_COLUMNS_POSTGRESQL: tuple[Any, ...] = (
-    *CARD_ROW, literal_column(f"ARRAY(SELECT genres.slug {_GENRE_ORDERED} ORDER BY genres.slug)"),
-    literal_column(f"ARRAY(SELECT genres.title {_GENRE_ORDERED} ORDER BY genres.slug)"))
+# A card's genres: PostgreSQL reads the content's own ``genre_ids``, labelled and ordered as the relationship has them
+# by what the process knows of the genres (app/services/catalogue/known.py); SQLite reads its links, a JSON array of
+# [slug, title].
+CARD_COLUMNS_POSTGRESQL: tuple[Any, ...] = (*CARD_ROW, literal_column("contents.genre_ids"))
 CARDS_POSTGRESQL = (select(*CARD_COLUMNS_POSTGRESQL).join(ContentType, ContentType.id == Content.content_type_id)
                     .where(Content.id == any_(bindparam("ids", type_=ARRAY(Integer)))))
 
 
-def card_of_row(row: Any) -> Card:
-    """The card of a row of CARD_COLUMNS_POSTGRESQL (and whatever follows them)."""
-    return Card(row, [Label(slug, title) for slug, title in zip(row[15], row[16], strict=True)])
+def cards_of_rows(rows: Iterable[Any]) -> list[Card]:
+    """The cards of rows of CARD_COLUMNS_POSTGRESQL (and whatever follows them)."""
+    labels = GenreLabels()
+    return [Card(row, labels(row[15])) for row in rows]
+
+
 GENRES_SQLITE = ("(SELECT json_group_array(json_array(genres.slug, genres.title)) FROM content_genres JOIN genres "
                  "ON genres.id = content_genres.genre_id WHERE content_genres.content_id = contents.id)")
 

@@ -30,7 +30,7 @@ from sqlalchemy import ARRAY, BigInteger, Integer, String, any_, bindparam, cast
 from app import clock
 from app.extensions import db
 from app.models import Content, ContentCategory, ContentType, Genre
-from app.services.catalogue.cards import CARD_COLUMNS_POSTGRESQL, card_of_row
+from app.services.catalogue.cards import CARD_COLUMNS_POSTGRESQL, cards_of_rows
 from app.services.catalogue.filters import SORT_COLUMNS, ListRequest, filtered, ordered
 from app.services.catalogue.paging import Page
 
@@ -89,7 +89,7 @@ def keyed_page(lookup: Lookup, request: ListRequest) -> Page:
         else _cards_of_shape(*shape, request.sort, request.descending)
     rows = db.session.execute(statement, values).all()
     if rows:
-        return Page([card_of_row(row) for row in rows], rows[0].total, request.page, request.page_size)
+        return Page(cards_of_rows(rows), rows[0].total, request.page, request.page_size)
     counted = select(func.count()).select_from(_found(*shape, rest))
     return Page([], db.session.scalar(counted, values) or 0, request.page, request.page_size)
 

@@ -11,10 +11,11 @@ from sqlalchemy import ARRAY, Integer, bindparam, func, literal, select, true, u
 
 from app import clock
 from app.extensions import db
-from app.models import Category, Content, ContentCategory, ContentType
-from app.services.catalogue.cards import Label, cards_in_order, load_cards
+from app.models import Content, ContentCategory
+from app.services.catalogue.cards import cards_in_order, load_cards
 from app.services.catalogue.categories import category_scope, children_of, descendants, in_scope, placed
 from app.services.catalogue.filters import ListRequest, filtered, ordered
+from app.services.catalogue.known import categories as known_categories
 from app.services.catalogue.list_keys import keyed, keyed_page
 from app.services.catalogue.paging import Page, paginate, paginate_counting_along
 from app.services.catalogue.reach import PlaysHere, plays_here
@@ -29,12 +30,10 @@ def main_mart(type_id: int | None, limit: int = MART_LIMIT, here: PlaysHere | No
     ``limit`` published titles of its scope (app/services/catalogue/categories.py: its own and its sub-categories'),
     in the order its list's first page has them (``here``: of those that play there only). A fixed number of queries
     whatever the number of categories (up to MART_PAGE categories and sub-categories; then one more per MART_PAGE):
-    the categories, their leading titles' ids, the cards."""
+    their leading titles' ids, the cards (the categories as the process knows them: app/services/catalogue/known.py)."""
     if type_id is not None:
         content_type(type_id)
-    rows = db.session.execute(_CATEGORIES) if type_id is None else \
-        db.session.execute(_CATEGORIES_OF_TYPE, {"type_id": type_id})
-    every = [MartCategory(*row) for row in rows]  # the sub-categories' too
+    every = known_categories(type_id)  # the sub-categories' too
     categories = [category for category in every if category.main_mart]
     children = children_of(every)
     pairs = [(category.id, member) for category in categories for member in descendants(category.id, children)]
@@ -52,25 +51,6 @@ def main_mart(type_id: int | None, limit: int = MART_LIMIT, here: PlaysHere | No
     cards = load_cards({content_id for ids in first.values() for content_id in ids})
     return [{"category": category, "contents": [cards[content_id] for content_id in first[category.id]]}
             for category in categories]
-
-
-class MartCategory:
-    """A category as the main mart reads it (its schema, MartCategorySchema, and its place in the tree): a plain row.
-    Loaded as ORM objects with their types joined, the 72 categories of a real catalogue took a millisecond."""
-
-    __slots__ = ("content_type", "id", "main_mart", "parent_id", "slug", "title")
-
-    def __init__(self, id: int, parent_id: int | None, slug: str, title: str, main_mart: bool, type_slug: str,
-                 type_title: str) -> None:
-        self.id, self.parent_id, self.slug, self.title, self.main_mart = id, parent_id, slug, title, main_mart
-        self.content_type = Label(type_slug, type_title)
-
-
-_CATEGORIES = (select(Category.id, Category.parent_id, Category.slug, Category.title, Category.main_mart,
-                      ContentType.slug, ContentType.title)
-               .join(ContentType, ContentType.id == Category.content_type_id)
-               .order_by(Category.position, Category.id))
-_CATEGORIES_OF_TYPE = _CATEGORIES.where(Category.content_type_id == bindparam("type_id"))
 
 
 def _leading(pairs: list[tuple[int, int]], limit: int, here: PlaysHere | None = None) -> Any:
