@@ -102,6 +102,7 @@ def test_an_editor_makes_a_series_and_the_player_shows_it(admin_server: tuple[Fl
     page.fill("#description", "Маяк, шторм и двое смотрителей.")
     page.set_input_files("#poster", str(poster))
     page.click("#seasons-button")
+    expect(page.locator("#seasons-0-order")).to_be_visible()  # (the form has moved: the second click aims anew)
     page.click("#seasons-button")
     page.fill("#seasons-0-order", "1")
     page.fill("#seasons-1-order", "2")
