@@ -74,12 +74,14 @@ class GenreLabels:
 
     def __init__(self) -> None:
         self._genres = known().genres
+        self._read_again = False
 
     def __call__(self, ids: Iterable[int]) -> list[Label]:
         try:
             placed = [self._genres[genre_id] for genre_id in ids]
-        except KeyError:  # a genre made since this process read them
-            self._genres = known(again=True).genres
+        except KeyError:  # a genre made since this process read them: read once more for the page, at most
+            if not self._read_again:
+                self._genres, self._read_again = known(again=True).genres, True
             placed = [self._genres[genre_id] for genre_id in ids if genre_id in self._genres]
         if len(placed) > 1:
             placed.sort(key=_place)
@@ -90,12 +92,12 @@ def _place(placed: tuple[int, Label]) -> int:
     return placed[0]
 
 
-def categories(type_id: int | None = None, *, fresh: bool = False) -> list[KnownCategory]:
-    """Every category (of the type ``type_id``), in position order; ``fresh``: read again first (one looked for was
-    not among them)."""
-    return [category for category in known(fresh).categories if type_id is None or category.content_type_id == type_id]
+def categories(type_id: int | None = None) -> list[KnownCategory]:
+    """Every category (of the type ``type_id``), in position order."""
+    return [category for category in known().categories if type_id is None or category.content_type_id == type_id]
 
 
 def of_type_slug(type_slug: str, *, fresh: bool = False) -> list[KnownCategory]:
-    """The categories of the type ``type_slug``, in position order."""
+    """The categories of the type ``type_slug``, in position order; ``fresh``: read again first (the one looked for
+    was not among them)."""
     return [category for category in known(fresh).categories if category.type_slug == type_slug]
