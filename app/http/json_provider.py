@@ -27,20 +27,18 @@ class OrjsonProvider(DefaultJSONProvider):
     ensure_ascii = False  # Russian text as text, not \u escapes
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        if kwargs:
-            return super().dumps(obj, **kwargs)
-        try:
-            return orjson.dumps(obj, default=_default, option=OPTIONS).decode()
-        except orjson.JSONEncodeError:  # an integer past 64 bits
-            return super().dumps(obj, separators=(",", ":"))
+        return super().dumps(obj, **kwargs) if kwargs else self._written(obj).decode()
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
         if (self.compact is None and self._app.debug) or self.compact is False:
             return super().response(obj)  # indented for a reader
-        try:
-            body = orjson.dumps(obj, default=_default, option=OPTIONS | orjson.OPT_APPEND_NEWLINE)
-        except orjson.JSONEncodeError:
-            body = f"{super().dumps(obj, separators=(',', ':'))}\n".encode()
-        response: Response = self._app.response_class(body, mimetype=self.mimetype)  # type: ignore[arg-type]
+        response: Response = self._app.response_class(self._written(obj, newline=True),  # type: ignore[arg-type]
+                                                      mimetype=self.mimetype)
         return response
+
+    def _written(self, obj: Any, newline: bool = False) -> bytes:
+        try:
+            return orjson.dumps(obj, default=_default, option=OPTIONS | (orjson.OPT_APPEND_NEWLINE if newline else 0))
+        except orjson.JSONEncodeError:  # an integer past 64 bits
+            return (super().dumps(obj, separators=(",", ":")) + ("\n" if newline else "")).encode()

@@ -35,12 +35,12 @@ class KnownCategory:
     """A category as the main mart and a category's scope read it: a plain row, its type's slug and title beside it
     (MartCategorySchema dumps it). Shared by every request of the process: never changed once made."""
 
-    __slots__ = ("content_type", "content_type_id", "id", "main_mart", "parent_id", "slug", "title", "type_slug")
+    __slots__ = ("content_type", "content_type_id", "id", "main_mart", "parent_id", "slug", "title")
 
     def __init__(self, id: int, parent_id: int | None, slug: str, title: str, main_mart: bool, type_id: int,
                  type_slug: str, type_title: str) -> None:
         self.id, self.parent_id, self.slug, self.title, self.main_mart = id, parent_id, slug, title, main_mart
-        self.content_type_id, self.type_slug = type_id, type_slug
+        self.content_type_id = type_id
         self.content_type = Label(type_slug, type_title)
 
 
@@ -100,4 +100,4 @@ def categories(type_id: int | None = None) -> list[KnownCategory]:
 def of_type_slug(type_slug: str, *, fresh: bool = False) -> list[KnownCategory]:
     """The categories of the type ``type_slug``, in position order; ``fresh``: read again first (the one looked for
     was not among them)."""
-    return [category for category in known(fresh).categories if category.type_slug == type_slug]
+    return [category for category in known(fresh).categories if category.content_type.slug == type_slug]
