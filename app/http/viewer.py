@@ -17,6 +17,7 @@ import hmac
 import re
 import secrets
 from contextlib import suppress
+from functools import lru_cache
 from typing import Any
 
 from flask import current_app, request
@@ -115,6 +116,12 @@ def device_key(value: str | None) -> str | None:
 
 
 def _signature(fingerprint: str, device: str) -> str:
-    key = hmac.new(current_app.config["SECRET_KEY"].encode(), b"device identity", hashlib.sha256).digest()
-    digest = hmac.new(key, f"{fingerprint}.{device}".encode(), hashlib.sha256).digest()
+    digest = hmac.new(_identity_key(current_app.config["SECRET_KEY"]), f"{fingerprint}.{device}".encode(),
+                      hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")  # 128 bits, 22 characters
+
+
+@lru_cache(maxsize=4)
+def _identity_key(secret: str) -> bytes:
+    """The identities' signing key, derived from SECRET_KEY (once per key, not per request)."""
+    return hmac.new(secret.encode(), b"device identity", hashlib.sha256).digest()

@@ -41,9 +41,11 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
 
     ``/season-N/episode-M``: a share link made on the player page itself (spec §2: the page's path, then the season
     and episode, the query kept), which chooses that episode (an ``episode_id`` in the query would overrule it)."""
-    query: Any = request.args
+    # A plain dict (each name's first value, as the MultiDict's get): werkzeug's get of an absent name raises and
+    # catches an exception, and the parser asks for a dozen names a page mostly has not.
+    query = request.args.to_dict()
     if season is not None and episode is not None:
-        query = {name: value for name, value in request.args.items() if name != "episode_id"}
+        query.pop("episode_id", None)
         query.update(season=str(season), episode=str(episode))
     try:
         params = parse_player_params(query)
