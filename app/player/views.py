@@ -25,6 +25,7 @@ from app.services.activity.progress import committed_completed_episode_ids
 from app.services.player.availability import Verdict, allowed_domains, depends_on_domain
 from app.services.player.context import Viewer
 from app.services.player.params import InvalidMovieId, MissingMovieId, parse_player_params
+from app.snapshots import content_snapshot
 
 bp = Blueprint("player", __name__)
 SHELL_CSS = "styles/shell.css"  # the shell's styles, inline in every player page (templates/player/_base.html)
@@ -37,7 +38,8 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
     """The page. For a viewer without the device_fp cookie and a title without domain rules it is the same for everyone
     who asks for this address from this country: a shared response (app/http/shared.py), kept here and by CDNs. For a
     returning viewer (the cookie; a signed-in one's too) it is the same for everyone whose finished episodes of the
-    title are the same (``history_variant``): kept here as well, after one indexed lookup of those, and private.
+    title are the same (``history_variant``): kept here as well, after one indexed lookup of those, and private; of
+    a film, the same for every returning viewer, without the lookup (``history_matters``).
 
     ``/season-N/episode-M``: a share link made on the player page itself (spec §2: the page's path, then the season
     and episode, the query kept), which chooses that episode (an ``episode_id`` in the query would overrule it)."""
@@ -54,7 +56,7 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
     except InvalidMovieId:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
 
-    key = viewer_key_from_cookie()
+    key = viewer_key_from_cookie() if history_matters(params.movie_id) else None
     completed = viewers_completed(key, params.movie_id) if key else frozenset()
     if not anonymous():  # the history changes the page only through the episodes finished: kept once for each set
         kept = kept_for(history_variant(completed))
@@ -120,6 +122,20 @@ def viewers_completed(key: str, content_id: int) -> frozenset[int]:
         current_app.logger.warning("the database is unreachable: the page chooses the episode without the history")
         db.session.rollback()
         return frozenset()
+
+
+def history_matters(content_id: int) -> bool:
+    """Whether the viewer's history may change this title's page. A title of one episode (a film) opens it whatever
+    was finished, and its one ``isCompleted`` is read by nothing the page does (the player shows no mark, and
+    ``episodeChanged`` never fires with one episode; a site asks /episodes/progress, docs/library.md): its returning
+    viewers share one private copy, with no lookup, as its first-time viewers share the public one. Else (a series; a
+    title not known here, or its snapshot out of reach with the database) the lookup decides, as before."""
+    try:
+        snapshot = content_snapshot(content_id)
+    except UNAVAILABLE:
+        db.session.rollback()
+        return True
+    return snapshot is None or len(snapshot.places) > 1
 
 
 def history_variant(completed: frozenset[int]) -> str:

@@ -91,6 +91,33 @@ def test_the_cookie_costs_one_query_and_its_absence_none(app, client, demo_catal
     assert kept == identified
 
 
+def test_a_films_returning_viewers_share_one_private_copy_without_the_lookup(app, client, demo_catalogue):
+    """A film (content 1, one episode: 1) opens its episode whatever was finished, so its page does not ask whose it
+    is: no statement for a returning viewer once the snapshot and the copy are made, the same private copy for two
+    viewers (one of them finished it), and no mark on its one episode (nothing on the page reads it)."""
+    other = signed_identity(app, "page0device00000000002")
+    finished = client.post("/contents/1/episodes/1/completed", headers={"X-Session-Context": FINGERPRINT})
+    assert finished.status_code == 204
+    client.get("/?movie_id=1")  # the snapshot, made by a first-time viewer's page
+    pages = []
+    for identity in (FINGERPRINT, other, FINGERPRINT):
+        client.set_cookie("device_fp", identity)
+        with statements(app) as asked:
+            response = client.get("/?movie_id=1")
+        pages.append((asked, response))
+    assert [asked for asked, _ in pages][1:] == [[], []]  # the first made the copy (from the snapshot: no query)
+    for _, response in pages:
+        context = page_context(response)
+        assert (context["episodeId"], completed_in(context)) == (1, [])
+        assert response.headers["Cache-Control"] == "private, max-age=0"
+        assert "Cookie" in response.headers["Vary"]
+    assert len({response.get_data() for _, response in pages}) == 1
+    client.set_cookie("device_fp", FINGERPRINT)
+    assert completed_in(page_context(client.get("/?movie_id=2"))) == []  # a series still asks: nothing finished there
+    complete(client, 2)
+    assert completed_in(page_context(client.get("/?movie_id=2"))) == [2]
+
+
 def test_a_signed_in_viewer_sees_the_accounts_progress_by_either_cookie_until_the_session_ends(app, client,
                                                                                                  demo_catalogue):
     """The sign-in's cookies: authToken while it lasts, then refreshToken (the page only reads; nothing rotates);

@@ -5,9 +5,10 @@ For each store, every case is measured in each round (interleaved, so that a slo
 alike) and the median of the rounds is reported with its ratio to the trivial route's (a 404: the whole middleware,
 no view). Cases: the embed page and the catalogue's reads as a first-time viewer gets them (the shared responses of
 app/http/shared.py), a returning viewer's page (a device identity that finished the series' first episode: private;
-the lookup of the episodes it finished, then the page kept for that history), and the same reads with sharing off
-(``SHARED_CACHE_SECONDS=0``: each made anew; the page from the snapshot). ``--compare DIR`` adds the trivial route
-and both pages of another checkout (the code before a change) to the same rounds, each against its own trivial route.
+the lookup of the episodes it finished, then the page kept for that history), the same viewer's page of the film (no
+lookup: app/player/views.py ``history_matters``), and the same reads with sharing off (``SHARED_CACHE_SECONDS=0``:
+each made anew; the page from the snapshot). ``--compare DIR`` adds the trivial route and the pages of another
+checkout (the code before a change) to the same rounds, each against its own trivial route.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ def measure(env: dict[str, str], rounds: int, requests: int, concurrency: int, k
             "trivial (404)": (shared, "/nothing-here", {}),
             "page": (shared, "/?movie_id=2", {}),
             "page, returning viewer": (shared, "/?movie_id=2", {"Cookie": f"device_fp={viewer}"}),
+            "film page, returning viewer": (shared, "/?movie_id=1", {"Cookie": f"device_fp={viewer}"}),
             "GET /contents/1": (shared, "/contents/1", {}),
             "GET /episodes?content-id=2": (shared, "/episodes?content-id=2", {}),
             "trivial (404), sharing off": (cold, "/nothing-here", {}),
@@ -114,6 +116,7 @@ def measure(env: dict[str, str], rounds: int, requests: int, concurrency: int, k
                 "trivial (404), compared": (other, "/nothing-here", {}),
                 "page, compared": (other, "/?movie_id=2", {}),
                 "page, returning viewer, compared": (other, "/?movie_id=2", {"Cookie": f"device_fp={viewer}"}),
+                "film page, returning viewer, compared": (other, "/?movie_id=1", {"Cookie": f"device_fp={viewer}"}),
             })
         for server, path, headers in cases.values():
             ab(server.base + path, headers, 300, concurrency, keepalive)  # warm
