@@ -21,6 +21,12 @@ from the copy kept for that address, country, compression and ``variant``, or ha
 after ``share()``; such a copy is labelled ``private, max-age=0`` (it depends on the cookie: no cache on the way may
 hand it to another viewer) with its ETag, and never answers a caller without credentials, nor they one of its.
 
+Such a view may also say, with ``kept_for_everyone()``, that its answer at this address does not depend on the
+caller's credentials at all (the page of a film: nothing on it is the viewer's). The copy is kept as ``kept_for``'s,
+labelled private, and this process remembers its key (``EVERYONE_KEYS`` of them, the latest), so that the next caller
+with credentials is answered from it before the view runs, as an anonymous caller is; the key carries the catalogue's
+generation, so a change (a film given a second episode) makes the view decide again.
+
 Every other response of such a view (anything about a title licensed to some domains only) is ``private, max-age=0``.
 docs/caching.md says what a CDN must key on.
 """
@@ -28,6 +34,8 @@ docs/caching.md says what a CDN must key on.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -45,6 +53,10 @@ PERSONAL_COOKIES = ("device_fp", "authToken", "refreshToken")
 PERSONAL_HEADERS = ("Authorization", "X-Session-Context")
 NOT_KEPT = ("X-Request-Id", "Date", "Server", "Set-Cookie", "Content-Length")
 CROSS_ORIGIN = "access-control-"  # the asking origin's own (app/http/cors.py): never kept for another's request
+EVERYONE = "*"  # the variant of an answer the same for every caller with credentials (``kept_for_everyone``)
+EVERYONE_KEYS = 10_000  # the keys of such answers a process remembers, the latest
+_everyone: OrderedDict[str, None] = OrderedDict()
+_everyone_lock = threading.Lock()
 
 
 def shareable(personal: bool = False) -> Callable[[View], View]:
@@ -93,10 +105,13 @@ def _key(variant: str | None = None) -> str:
     """``variant``: what a caller's credentials change in the answer (``kept_for``); None for a caller without any."""
     from app.extensions import compress
 
-    encoding = _choose_algorithm(compress.enabled_algorithms, request.headers.get("Accept-Encoding", "")) or "identity"
-    address = request.full_path if request.query_string else request.path
-    build = registry.assets().version()  # a new build's pages name new asset files
-    parts = f"{build}\n{encoding}\n{viewer_country() or '-'}\n{request.host}\n{address}"
+    parts = g.get("shared_parts")  # the same for each key a request asks for (``kept_for_everyone``'s, then its own)
+    if parts is None:
+        accepted = request.headers.get("Accept-Encoding", "")
+        encoding = _choose_algorithm(compress.enabled_algorithms, accepted) or "identity"
+        address = request.full_path if request.query_string else request.path
+        build = registry.assets().version()  # a new build's pages name new asset files
+        parts = g.shared_parts = f"{build}\n{encoding}\n{viewer_country() or '-'}\n{request.host}\n{address}"
     if variant is not None:
         parts += f"\npersonal\n{variant}"
     return store().key("responses", hashlib.sha256(parts.encode()).hexdigest())
@@ -107,12 +122,28 @@ def _seconds() -> int:
 
 
 def answer_from_store() -> Response | None:
-    """Before the view: the kept response for this request, when there is one."""
+    """Before the view: the kept response for this request, when there is one (for a caller with credentials, one
+    kept for everyone with them: ``kept_for_everyone``)."""
     personal = _personal_view()
-    if request.method not in ("GET", "HEAD") or _seconds() <= 0 or personal is None or (personal and not anonymous()):
+    if request.method not in ("GET", "HEAD") or _seconds() <= 0 or personal is None:
         return None
+    if personal and not anonymous():
+        return _kept_for_everyone_here()
     g.shared_key = _key()
     return _kept()
+
+
+def _kept_for_everyone_here() -> Response | None:
+    """The copy ``kept_for_everyone`` kept at this address, if this process knows there is one; never a claim to
+    make it (the view decides whether there may be one)."""
+    key = _key(EVERYONE)
+    if key not in _everyone:
+        return None
+    kept = store().get(key, near=True)
+    if kept is None:
+        return None
+    g.shared_key, g.shared_private = key, True
+    return _response(kept)
 
 
 def kept_for(variant: str) -> Response | None:
@@ -126,6 +157,15 @@ def kept_for(variant: str) -> Response | None:
     return _kept()
 
 
+def kept_for_everyone() -> Response | None:
+    """In a ``personal`` view, for a caller with credentials, when the view's answer at this address is the same
+    whoever asks (the page of a film): ``kept_for`` of them all, and once kept, answered before the view."""
+    found = kept_for(EVERYONE)
+    if "shared_key" in g and g.get("shared_private"):
+        g.shared_everyone = True
+    return found
+
+
 def _kept() -> Response | None:
     """The response kept under ``g.shared_key``, or None (then this request may have claimed its making)."""
     kept, claimed = store().kept_or_claim(g.shared_key)  # one request makes it; the others asking wait for that one
@@ -133,6 +173,10 @@ def _kept() -> Response | None:
         g.shared_claim = g.shared_key
     if kept is None:
         return None
+    return _response(kept)
+
+
+def _response(kept: tuple[int, list[tuple[str, str]], bytes]) -> Response:
     status, headers, body = kept
     response = current_app.response_class(body, status=status, headers=headers)
     response.kept = True  # type: ignore[attr-defined]
@@ -161,7 +205,17 @@ def keep_and_label(response: Response) -> Response:
     headers = [(name, value) for name, value in response.headers.items()
                if name not in NOT_KEPT and not name.lower().startswith(CROSS_ORIGIN)]
     store().set(g.shared_key, (response.status_code, headers, response.get_data()), _seconds())
+    if g.get("shared_everyone"):
+        _remember_everyone(g.shared_key)
     return response.make_conditional(request)
+
+
+def _remember_everyone(key: str) -> None:
+    with _everyone_lock:
+        _everyone[key] = None
+        _everyone.move_to_end(key)
+        while len(_everyone) > EVERYONE_KEYS:
+            _everyone.popitem(last=False)
 
 
 def register_keeping(app: Flask) -> None:

@@ -17,7 +17,7 @@ from app.extensions import db
 from app.http.embeds import embed_refused
 from app.http.origins import domain_of, framed_navigation, origin_of, parse_origin_list
 from app.http.previews import PREVIEW_HEADERS, valid_page_mark
-from app.http.shared import anonymous, kept_for, share, shareable
+from app.http.shared import anonymous, kept_for, kept_for_everyone, share, shareable
 from app.http.viewer import viewer_country, viewer_key_from_cookie
 from app.models import Content
 from app.player.context import context_blob, master_json_url, resolve_player_context
@@ -39,7 +39,8 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
     who asks for this address from this country: a shared response (app/http/shared.py), kept here and by CDNs. For a
     returning viewer (the cookie; a signed-in one's too) it is the same for everyone whose finished episodes of the
     title are the same (``history_variant``): kept here as well, after one indexed lookup of those, and private; of
-    a film, the same for every returning viewer, without the lookup (``history_matters``).
+    a film, the same for every returning viewer, without the lookup (``history_matters``), and once kept answered
+    before this view runs (``kept_for_everyone``).
 
     ``/season-N/episode-M``: a share link made on the player page itself (spec §2: the page's path, then the season
     and episode, the query kept), which chooses that episode (an ``episode_id`` in the query would overrule it)."""
@@ -56,10 +57,11 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
     except InvalidMovieId:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
 
-    key = viewer_key_from_cookie() if history_matters(params.movie_id) else None
+    matters = history_matters(params.movie_id)
+    key = viewer_key_from_cookie() if matters else None
     completed = viewers_completed(key, params.movie_id) if key else frozenset()
     if not anonymous():  # the history changes the page only through the episodes finished: kept once for each set
-        kept = kept_for(history_variant(completed))
+        kept = kept_for(history_variant(completed)) if matters else kept_for_everyone()
         if kept is not None:
             return kept
     # The embedding page is the one the browser names for a frame it loads us into (a Referer on a top-level load, or
@@ -128,7 +130,8 @@ def history_matters(content_id: int) -> bool:
     """Whether the viewer's history may change this title's page. A title of one episode (a film) opens it whatever
     was finished, and its one ``isCompleted`` is read by nothing the page does (the player shows no mark, and
     ``episodeChanged`` never fires with one episode; a site asks /episodes/progress, docs/library.md): its returning
-    viewers share one private copy, with no lookup, as its first-time viewers share the public one. Else (a series; a
+    viewers share one private copy, with no lookup, as its first-time viewers share the public one
+    (app/http/shared.py ``kept_for_everyone``). Else (a series; a
     title not known here, or its snapshot out of reach with the database) the lookup decides, as before."""
     try:
         snapshot = content_snapshot(content_id)

@@ -118,6 +118,31 @@ def test_a_films_returning_viewers_share_one_private_copy_without_the_lookup(app
     assert completed_in(page_context(client.get("/?movie_id=2"))) == [2]
 
 
+def test_a_films_copy_for_returning_viewers_is_answered_before_the_view(app, client, demo_catalogue, monkeypatch):
+    """Once kept, a film's copy for returning viewers answers them before the view runs (as a first-time viewer's
+    does); a series' page runs its view every time (its lookup); a change to the catalogue makes the view decide
+    again (a film may have been given a second episode)."""
+    import app.player.views as views
+    from app.caching import invalidate_catalogue
+
+    decided = []
+    history_matters = views.history_matters
+    monkeypatch.setattr(views, "history_matters", lambda content_id: decided.append(content_id) or
+                        history_matters(content_id))
+    client.set_cookie("device_fp", FINGERPRINT)
+    made, again = client.get("/?movie_id=1"), client.get("/?movie_id=1")
+    assert decided == [1]
+    assert again.get_data() == made.get_data() and again.headers["Cache-Control"] == "private, max-age=0"
+    assert page_context(again)["episodeId"] == 1
+    client.get("/?movie_id=2")
+    client.get("/?movie_id=2")
+    assert decided == [1, 2, 2]
+    with app.app_context():
+        invalidate_catalogue()
+    assert client.get("/?movie_id=1").status_code == 200
+    assert decided == [1, 2, 2, 1]
+
+
 def test_a_signed_in_viewer_sees_the_accounts_progress_by_either_cookie_until_the_session_ends(app, client,
                                                                                                  demo_catalogue):
     """The sign-in's cookies: authToken while it lasts, then refreshToken (the page only reads; nothing rotates);
