@@ -161,7 +161,9 @@ def kept_for_everyone() -> Response | None:
     """In a ``personal`` view, for a caller with credentials, when the view's answer at this address is the same
     whoever asks (the page of a film): ``kept_for`` of them all, and once kept, answered before the view."""
     found = kept_for(EVERYONE)
-    if "shared_key" in g and g.get("shared_private"):
+    if found is not None:  # kept by another process: this one answers it before the view from now on too
+        _remember_everyone(g.shared_key)
+    elif "shared_key" in g and g.get("shared_private"):
         g.shared_everyone = True
     return found
 
