@@ -136,6 +136,8 @@ def answer_from_store() -> Response | None:
 def _kept_for_everyone_here() -> Response | None:
     """The copy ``kept_for_everyone`` kept at this address, if this process knows there is one; never a claim to
     make it (the view decides whether there may be one)."""
+    if not _everyone:  # (no key to make: none is known)
+        return None
     key = _key(EVERYONE)
     if key not in _everyone:
         return None
@@ -163,7 +165,7 @@ def kept_for_everyone() -> Response | None:
     found = kept_for(EVERYONE)
     if found is not None:  # kept by another process: this one answers it before the view from now on too
         _remember_everyone(g.shared_key)
-    elif "shared_key" in g and g.get("shared_private"):
+    else:  # remembered once kept (``keep_and_label``)
         g.shared_everyone = True
     return found
 

@@ -57,11 +57,14 @@ def player(season: int | None = None, episode: int | None = None) -> Any:
     except InvalidMovieId:
         return error_screen(texts.CONTENT_NOT_AVAILABLE, 404)
 
-    matters = history_matters(params.movie_id)
-    key = viewer_key_from_cookie() if matters else None
-    completed = viewers_completed(key, params.movie_id) if key else frozenset()
+    completed: frozenset[int] = frozenset()
     if not anonymous():  # the history changes the page only through the episodes finished: kept once for each set
-        kept = kept_for(history_variant(completed)) if matters else kept_for_everyone()
+        if history_matters(params.movie_id):
+            key = viewer_key_from_cookie()
+            completed = viewers_completed(key, params.movie_id) if key else frozenset()
+            kept = kept_for(history_variant(completed))
+        else:  # a film: the same for every returning viewer
+            kept = kept_for_everyone()
         if kept is not None:
             return kept
     # The embedding page is the one the browser names for a frame it loads us into (a Referer on a top-level load, or
@@ -131,8 +134,8 @@ def history_matters(content_id: int) -> bool:
     was finished, and its one ``isCompleted`` is read by nothing the page does (the player shows no mark, and
     ``episodeChanged`` never fires with one episode; a site asks /episodes/progress, docs/library.md): its returning
     viewers share one private copy, with no lookup, as its first-time viewers share the public one
-    (app/http/shared.py ``kept_for_everyone``). Else (a series; a
-    title not known here, or its snapshot out of reach with the database) the lookup decides, as before."""
+    (app/http/shared.py ``kept_for_everyone``). Else (a series; a title not known here, or its snapshot out of reach
+    with the database) the lookup decides."""
     try:
         snapshot = content_snapshot(content_id)
     except UNAVAILABLE:
