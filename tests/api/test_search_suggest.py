@@ -65,9 +65,11 @@ def made(app) -> suggest.SuggestionIndex:
 
 
 def half_typed(query: str) -> list[str]:
-    """The query as a viewer types it: its last word less one, two and three letters (from three letters on)."""
+    """The query as a viewer types it: its last word less one, two and three letters (from three letters on), and
+    after other words its first letter and its first two too."""
     head, _, last = query.rpartition(" ")
-    return [f"{head} {last[:cut]}".strip() for cut in range(len(last) - 1, len(last) - 4, -1) if cut >= 3]
+    cuts = {cut for cut in range(len(last) - 1, len(last) - 4, -1) if cut >= 3} | ({1, 2} if head else set())
+    return [f"{head} {last[:cut]}".strip() for cut in sorted(cuts) if cut < len(last)]
 
 
 def answer(result):
@@ -142,6 +144,8 @@ def test_the_database_answers_where_memory_must_not(indexed):
             return suggest.ranked(suggestions.current(at), typed, _begun(typed), request, None)
 
         assert fast("тихая гав") is not None and fast("капит") is not None
+        assert fast("тихая г") is not None  # a new word's first letter
+        assert fast("маяк на") is not None  # a stop word being typed: dropped from the Russian fields, as there
         assert fast("тихая гав", list_request({"page": 5, "page_size": 20}, country=None)) is not None
         assert fast("тихая гав", list_request({"page": 6, "page_size": 20}, country=None)) is None  # past RANKS
         assert fast("тихая гав", list_request({"page": 1, "page_size": 101}, country=None)) is None

@@ -91,7 +91,8 @@ BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what Chromium sends:
 WORDS = ("маяк", "тихая гавань", "дороги", "долгой дороги домой")  # a word, two, an inflected form, a phrase's stems
 LATIN = ("Quiet Harbour", "tikhaya gavan")  # an English original title; «Тихая гавань» transliterated
 TYPOS = {"гроница": "граница", "капитон": "капитан"}  # one wrong letter: the correction the answer must report
-SUGGEST = ("тихая гав", "маяк на", "капит", "долгая дор")  # as the viewer types, five answers (issue 34)
+# As the viewer types, five answers (issue 34); a new word's first letter too («тихая г»: each letter is a request)
+SUGGEST = ("тихая гав", "маяк на", "капит", "долгая дор", "тихая г", "долгая д")
 SUGGEST_RATIO = 2.0  # the issue's: suggestions' p95 at most twice /healthz's, in the same run
 FILTERED = ({"query": "маяк", "genres": ["drama", "thriller"]},
             {"query": "море", "yearFrom": 1990, "yearTo": 2010})

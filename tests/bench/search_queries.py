@@ -22,6 +22,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "search_eval"
 SEED = 34
 COUNTS = {"exact": 40, "word": 30, "typo": 40, "yo": 25, "punctuation": 30, "layout": 40, "year": 30, "type": 15,
           "prefix": 40, "translit": 40, "english": 35, "short": 25}
+FIRST_LETTERS = 10  # more "prefix" queries: whole words, then a word's first one or two letters («долгая д»)
 KINDS = ("exact", "word", "inflected", "typo", "yo", "punctuation", "layout", "year", "type", "prefix", "translit",
          "english", "short")
 
@@ -134,6 +135,18 @@ def prefix(text: str, rng: random.Random) -> str | None:
     return " ".join([*typed[:k], typed[k][:rng.randint(4 if k == 0 else 3, len(typed[k]) - 2)]])
 
 
+def first_letters(text: str, rng: random.Random) -> str | None:
+    """The title as a viewer is typing it, a new word just begun: its first words whole, then one or two letters of
+    the next («долгая д», «москва сл»)."""
+    typed = words(text)
+    ends = [k for k, word in enumerate(typed) if k > 0 and word.isalpha() and len(word) >= 3
+            and any(len(before) >= 3 for before in typed[:k])]
+    if not ends:
+        return None
+    k = rng.choice(ends)
+    return " ".join([*typed[:k], typed[k][:rng.randint(1, 2)]])
+
+
 def punctuation(text: str, rng: random.Random) -> str:
     """Punctuation dropped («кин дза дза», «т34», «спортлото 82») or, in a title without any, added («"сталкер"»,
     «москва слезам не верит!»)."""
@@ -231,6 +244,12 @@ def generate(titles: list[Title], manual: Iterable[Query], common: Iterable[str]
     short = [t for t in russian if len(words(t["title"])) == 1 and len(t["title"]) <= 5]
     for title in _pick(rng, short, COUNTS["short"]):
         add("short", title["title"].lower(), same(title))
+    letters = random.Random(f"{seed}-letters")  # added later: the kinds above keep their draws
+    for title in _pick(letters, russian, FIRST_LETTERS * 4):
+        if len(out["prefix"]) == COUNTS["prefix"] + FIRST_LETTERS or (typed := first_letters(title["title"],
+                                                                                             letters)) is None:
+            continue
+        add("prefix", typed, [t["id"] for t in titles if key(t["title"]).startswith(key(typed))])
     return [query for kind in KINDS for query in out[kind]]
 
 

@@ -52,6 +52,19 @@ def test_half_typed_title() -> None:
     assert sq.prefix("Вор", rng) is None
 
 
+def test_a_new_word_just_begun_is_one_or_two_letters_after_whole_words() -> None:
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(100):
+        typed = sq.first_letters("Москва слезам не верит", rng)
+        assert typed is not None and "москва слезам не верит".startswith(typed)
+        *whole, begun = typed.split()
+        assert 1 <= len(begun) <= 2 and whole and any(len(word) >= 3 for word in whole)
+        seen.add(typed)
+    assert seen == {"москва с", "москва сл", "москва слезам не в", "москва слезам не ве"}  # «не» is too short to cut
+    assert sq.first_letters("Брат", rng) is None and sq.first_letters("Я и ты", rng) is None
+
+
 def test_the_checked_in_queries_are_the_generators() -> None:
     titles = sq.read_jsonl(sq.DATA / "titles.jsonl")
     queries = sq.read_jsonl(sq.DATA / "queries.jsonl")

@@ -60,7 +60,7 @@ WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
 LEVEL_SCORES = 16  # the scores (sums of WEIGHTS: 0-15) within one of ``_named``'s levels
 CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "description": "russian"}  # as migrated
 MAX_WORDS = 8
-PREFIX_LETTERS = 3  # a last word read as the start of a word: from this many letters
+PREFIX_LETTERS = 3  # a last word alone read as the start of a word: from this many letters (after a word: from one)
 MIN_TYPO = 4  # a word is corrected from this many letters
 SHORT_TYPO = 3  # a shorter one (from this many) only when a single indexed word is one edit from it
 
@@ -88,7 +88,7 @@ def search(query: str, request: ListRequest, generation: int = 0, within: Select
     loaded); ``within``: among the contents this query of ids gives only (a viewer's history).
 
     The readings of the query, in order, the first that finds something answering: its words as typed, the last one
-    also as the start of a word (a viewer still typing: «тихая гав», «закры»; from PREFIX_LETTERS letters on); the
+    also as the start of a word (a viewer still typing: «тихая гав», «закры», «долгая д»: ``_begun``); the
     same typed on the other keyboard layout (app/services/search/understanding.py); its words whole with their typos
     corrected («зеракло»); the last one as the start of a word again, the others corrected («тихоя гав»); the other
     layout, corrected; the words in their dictionary forms («крёстного отца» as «крёстный отец»: a form the stemmer
@@ -128,8 +128,12 @@ def _dictionary_forms(typed: list[str]) -> list[str]:
 
 
 def _begun(asked: list[str]) -> bool:
-    """Whether the last word may be read as the start of a word."""
-    return bool(asked) and len(asked[-1]) >= PREFIX_LETTERS and not asked[-1].isdigit()
+    """Whether the last word may be read as the start of a word: a word alone from PREFIX_LETTERS letters («закры»),
+    after a word of that many (a stop word does not count: «the») from its first letter («долгая д», «the long road h»:
+    the words before it narrow what it starts); a number never («брат 2»)."""
+    if not asked or asked[-1].isdigit():
+        return False
+    return len(asked[-1]) >= PREFIX_LETTERS or any(len(word) >= PREFIX_LETTERS and stem(word) for word in asked[:-1])
 
 
 def _meant(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,

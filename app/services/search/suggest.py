@@ -217,8 +217,10 @@ def _field_mask(index: SuggestionIndex, field: str, asked: list[str], prefix: bo
         raise _Unsure  # a word that folds to nothing
     kept = [term for term in terms if term]
     begun = spell(started) if started is not None else None
-    if started is not None and not (begun and begun.isalnum()):
-        raise _Unsure  # a stop word, or nothing, as a prefix: what each database makes of it differs
+    if begun == "" and field != SIMPLE:
+        begun = None  # a stop word as a prefix («маяк на»): both databases drop it from a Russian field's query
+    if begun is not None and not begun.isalnum():
+        raise _Unsure  # a prefix that folds to nothing: what each database makes of it differs
     if not kept and begun is None:
         return 0
     mask = -1
