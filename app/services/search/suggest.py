@@ -31,6 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import create_engine, func, select, union_all
@@ -65,6 +67,7 @@ _PLAIN = re.compile(r"(?:(?:[a-zа-я]+|[0-9]+)(?: |$))*")  # words as ``words``
 class _Field:
     tokens: list[str]  # sorted: a prefix is a range
     postings: dict[str, Posting]
+    letters: dict[str, int]  # a first letter → the contents with a token starting so (the widest ranges: made once)
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,8 @@ class SuggestionIndex:
         found = self.masks.pop(key, None)
         if found is None:
             data = self.fields[field]
+            if prefix and len(token) == 1:
+                return data.letters.get(token, 0)
             if prefix:
                 low, high = _prefixed(data.tokens, token)
                 found = bits.union((data.postings[each] for each in data.tokens[low:high]), self.size)
@@ -317,12 +322,22 @@ def _made(database: str, generation: int, rows: Any, hidden_ids: set[int],
         names.extend((name, position) for name in dict.fromkeys((row.names or "").split("|")) if name)
     size = len(ids)
     names.sort()
-    fields = {field: _Field(sorted(postings), {token: bits.posting(positions, size) for token, positions
-                                               in postings.items()}) for field, postings in tokens.items()}
+    fields = {field: _field(postings, size) for field, postings in tokens.items()}
     filters = filters_made(connection, {content_id: position for position, content_id in enumerate(ids)})
     return SuggestionIndex(database, generation, size, ids, fields, [name for name, _ in names],
                            array("i", (position for _, position in names)),
                            bits.mask(hidden, size), upcoming, filters)
+
+
+def _field(postings: dict[str, array], size: int) -> _Field:
+    """A field's sorted tokens, each one's contents, and each first letter's: a new word's first letter («долгая д»)
+    is a range of thousands of tokens, 15-23 ms to union at 100,000 titles, made here rather than by a request."""
+    sorted_tokens = sorted(postings)
+    kept = {token: bits.posting(positions, size) for token, positions in postings.items()}
+    letters = {}
+    for letter, group in groupby(sorted_tokens, key=itemgetter(0)):
+        letters[letter] = bits.union((kept[token] for token in group), size)
+    return _Field(sorted_tokens, kept, letters)
 
 
 def _tokens(field: str, text: str) -> set[str]:
