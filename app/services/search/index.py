@@ -83,7 +83,7 @@ def _documents(ids: list[int] | None) -> Iterator[dict[str, Any]]:
             latin_names = [name for name in (original, latin(title)) if name]
             yield {"content_id": content_id, "title": plain(title),
                    "original": plain(f"{' '.join(latin_names)} {_also(also)}"),
-                   "latin": folded(" ".join([*latin_names, *also])),
+                   "latin": spellings(" ".join([*latin_names, *also])),
                    "names": names([plain(title), STEMS + " ".join(stem(word) or word for word in words(title)),
                                    *(plain(name) for name in also)], [*latin_names, *also]),
                    "people": plain(" ".join(people.get(content_id, ()))), "description": plain(description or ""),
@@ -93,6 +93,14 @@ def _documents(ids: list[int] | None) -> Iterator[dict[str, Any]]:
 def folded(text: str) -> str:
     """``text``'s words as every transliteration scheme spells them alike (app/services/search/text.py ``fold``)."""
     return " ".join(fold(word) for word in words(text))
+
+
+def spellings(text: str) -> str:
+    """The original-title field: ``text``'s words folded (what a whole word is matched as), then those whose Latin
+    spelling folding changes as spelled (``latin``): a word being typed is the start of its spelling, not always of its
+    fold («qui» of «quiet», folded «quet»; «tikhay» of «tikhaya», folded «tiha»)."""
+    found = words(text)
+    return " ".join(dict.fromkeys([*(fold(word) for word in found), *(latin(word) for word in found)]))
 
 
 def names(titles: list[str], latin_names: list[str]) -> str:

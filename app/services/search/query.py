@@ -53,14 +53,13 @@ from app.services.catalogue.paging import Page
 from app.services.catalogue.publishing import off_schedule, public
 from app.services.search import suggest
 from app.services.search.index import stemmed_name
-from app.services.search.text import CYRILLIC, fold, stem, words
+from app.services.search.text import CYRILLIC, PREFIX_LETTERS, fold, spellings_begun, stem, words
 from app.services.search.understanding import dictionary_form, switched_layout, understood
 
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
 LEVEL_SCORES = 16  # the scores (sums of WEIGHTS: 0-15) within one of ``_named``'s levels
 CONFIGS = {"title": "russian", "original": "simple", "people": "russian", "description": "russian"}  # as migrated
 MAX_WORDS = 8
-PREFIX_LETTERS = 3  # a last word alone read as the start of a word: from this many letters (after a word: from one)
 MIN_TYPO = 4  # a word is corrected from this many letters
 SHORT_TYPO = 3  # a shorter one (from this many) only when a single indexed word is one edit from it
 
@@ -129,11 +128,20 @@ def _dictionary_forms(typed: list[str]) -> list[str]:
 
 def _begun(asked: list[str]) -> bool:
     """Whether the last word may be read as the start of a word: a word alone from PREFIX_LETTERS letters («закры»),
-    after a word of that many (a stop word does not count: «the») from its first letter («долгая д», «the long road h»:
-    the words before it narrow what it starts); a number never («брат 2»)."""
+    after a word of that many from its first letter («долгая д», «the long road h», «the m»: the words before it narrow
+    what it starts; in a field where none of them is kept, a stop word, it is alone: ``_alone``); a number never
+    («брат 2»)."""
     if not asked or asked[-1].isdigit():
         return False
-    return len(asked[-1]) >= PREFIX_LETTERS or any(len(word) >= PREFIX_LETTERS and stem(word) for word in asked[:-1])
+    return len(asked[-1]) >= PREFIX_LETTERS or any(len(word) >= PREFIX_LETTERS for word in asked[:-1])
+
+
+def _alone(terms: list[str], started: list[str]) -> bool:
+    """Whether a word being typed shorter than PREFIX_LETTERS has no word of the query before it in a field (``terms``:
+    the whole words as that field keeps them, a stop word as nothing): that field does not match, as the word alone
+    would not be read as a start (in a Russian field «the m» would be every content with a word starting with «m»;
+    in the original title's, where «the» is a word, it is «the» and a word starting so)."""
+    return any(len(start) < PREFIX_LETTERS for start in started) and not any(terms)
 
 
 def _meant(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
@@ -255,17 +263,31 @@ def _matches(searched: list[str], prefix: bool = False,
         for field in WEIGHTS:
             config = CONFIGS[field]
             spell = (lambda word: word) if config == "russian" else fold
+            if _alone([(stem if config == "russian" else fold)(word) for word in whole], started):
+                matches.append(literal(False))
+                continue
             query: Any = func.websearch_to_tsquery(config, " ".join(spell(word) for word in whole)) if whole else None
             for start in started:  # letters and digits only (search_text.words): safe in to_tsquery's syntax
-                begun = func.to_tsquery(config, f"{spell(start)}:*")
+                starts = [start] if config == "russian" else spellings_begun(start)  # stemmed by the configuration
+                if not starts:  # a word that folds to nothing (a lone «ь»): dropped, as SQLite's terms drop it
+                    continue
+                begun = func.to_tsquery(config, " | ".join(f"{each}:*" for each in starts))
                 query = begun if query is None else query.op("&&")(begun)
-            matches.append(column(f"{field}_tsv").op("@@")(query))  # stored to_tsvector (the migration)
+            # stored to_tsvector (the migration)
+            matches.append(column(f"{field}_tsv").op("@@")(query) if query is not None else literal(False))
         return matches, or_(*matches)
     found: list[Select[Any] | None] = []
     for field in WEIGHTS:
         spell = fold if CONFIGS[field] == "simple" else stem
-        terms = [f'"{term}"' for term in (spell(word) for word in whole) if term]
-        terms += [f'"{spell(start)}"*' for start in started if spell(start)]
+        kept = [term for term in (spell(word) for word in whole) if term]
+        if _alone(kept, started):
+            found.append(None)
+            continue
+        terms = [f'"{term}"' for term in kept]
+        for start in started:
+            starts = [stem(start)] if CONFIGS[field] == "russian" else spellings_begun(start)
+            either = [f'"{each}"*' for each in starts if each]
+            terms += [f"({' OR '.join(either)})"] if len(either) > 1 else either
         if not terms:  # only stop words: PostgreSQL's query is empty and matches nothing
             found.append(None)
             continue

@@ -10,9 +10,9 @@ sees, the database answers. It mirrors the database's rules exactly (what Postgr
 hold of each field, the typed and prefix terms, ``_named``'s four levels, the fields' weights, the rating, the id) and
 gives the answer up to the database (``None``) wherever it could not be sure to match it: ``available_here`` (the
 viewer's country against the content's rules), a page ending past the first RANKS places, a viewer's history, a year
-or a kind among the words, a word the database's query parser reads as an operator («or»), a last word that is a stop
-word, a publishing boundary passed since it was made, a name range too large to read (``MAX_NAMES``). The loosened
-reading of a query is the database's.
+or a kind among the words, a word the database's query parser reads as an operator («or»), a publishing boundary
+passed since it was made, a name range too large to read (``MAX_NAMES``). The loosened reading of a query is the
+database's.
 
 How: every content is a bit, numbered in the rank's last order (rating, highest first, none last; then the id), so
 that a set of contents is a Python integer; each field keeps, per token, the contents having it (a bit mask for a
@@ -49,7 +49,7 @@ from app.services.search.bits import Posting
 from app.services.search.index import stemmed_name
 from app.services.search.memory_filters import MemoryFilters, allowed
 from app.services.search.memory_filters import made as filters_made
-from app.services.search.text import CYRILLIC, fold, stem, words
+from app.services.search.text import CYRILLIC, PREFIX_LETTERS, fold, spellings_begun, stem, words
 from app.services.search.understanding import half_typed, understood
 
 RANKS = 100  # a page within the first RANKS places of a ranking is answered from memory (each place costs a few µs)
@@ -88,12 +88,12 @@ class SuggestionIndex:
     def mask(self, field: str, token: str, prefix: bool) -> int:
         """The contents whose ``field`` has ``token`` (``prefix``: a token starting with it), the latest KEPT_MASKS
         kept (a bit mask from positions is most of a suggestion's time)."""
+        data = self.fields[field]
+        if prefix and len(token) == 1:  # made with the index
+            return data.letters.get(token, 0)
         key = (field, token, prefix)
         found = self.masks.pop(key, None)
         if found is None:
-            data = self.fields[field]
-            if prefix and len(token) == 1:
-                return data.letters.get(token, 0)
             if prefix:
                 low, high = _prefixed(data.tokens, token)
                 found = bits.union((data.postings[each] for each in data.tokens[low:high]), self.size)
@@ -211,8 +211,8 @@ def _ranked(self: SuggestionIndex, asked: list[str], prefix: bool, places: int,
 
 def _field_mask(index: SuggestionIndex, field: str, asked: list[str], prefix: bool) -> int:
     """The contents whose ``field`` has every word (query.py ``_matches``: the typed words whole, the last one as the
-    start of a token when ``prefix``; stop words dropped from the Russian fields, as PostgreSQL's query and SQLite's
-    terms drop them)."""
+    start of a token when ``prefix``, in the original title of its fold or its spelling; stop words dropped from the
+    Russian fields, as PostgreSQL's query and SQLite's terms drop them)."""
     whole, started = (asked[:-1], asked[-1]) if prefix else (asked, None)
     if any(word in OPERATORS for word in whole):
         raise _Unsure
@@ -221,20 +221,24 @@ def _field_mask(index: SuggestionIndex, field: str, asked: list[str], prefix: bo
     if field == SIMPLE and not all(term.isalnum() for term in terms):
         raise _Unsure  # a word that folds to nothing
     kept = [term for term in terms if term]
-    begun = spell(started) if started is not None else None
-    if begun == "" and field != SIMPLE:
-        begun = None  # a stop word as a prefix («маяк на»): both databases drop it from a Russian field's query
-    if begun is not None and not begun.isalnum():
-        raise _Unsure  # a prefix that folds to nothing: what each database makes of it differs
-    if not kept and begun is None:
-        return 0
+    # The start of a fold or of a spelling (the original title: both kept) or of a stem; a stop word as a prefix («маяк
+    # на»), or one that is nothing in Latin letters, dropped: as both databases drop it.
+    begun = [] if started is None else spellings_begun(started) if field == SIMPLE else [stem(started)]
+    begun = [start for start in begun if start]
+    if not all(start.isalnum() for start in begun):
+        raise _Unsure  # a prefix with what is not a letter: what each database makes of it differs
+    if not kept and (not begun or len(started or "") < PREFIX_LETTERS):
+        return 0  # nothing to match, or a word being typed that nothing before it narrows here (query.py ``_alone``)
     mask = -1
     for term in kept:
         mask &= index.mask(field, term, False)
         if not mask:
             return 0
-    if begun is not None:
-        mask &= index.mask(field, begun, True)
+    if begun:
+        either = 0
+        for start in begun:
+            either |= index.mask(field, start, True)
+        mask &= either
     return mask if mask != -1 else 0
 
 

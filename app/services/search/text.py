@@ -21,6 +21,7 @@ from app.models.slugs import transliterate
 STOPWORDS = Path(__file__).resolve().parents[2] / "data" / "stopwords"
 _WORD = re.compile(r"[a-zа-я]+|[0-9]+")  # letters and digits apart: «Т-34» and «т34» are the same two words
 CYRILLIC = re.compile(r"[а-я]")  # a word of the Cyrillic alphabet (query.py, suggest.py)
+PREFIX_LETTERS = 3  # a word being typed alone is read as the start of a word from this many letters (query.py)
 _local = threading.local()  # snowballstemmer's stemmers keep state between calls: one per thread
 
 
@@ -92,6 +93,13 @@ def fold(word: str) -> str:
     for pattern, replacement in _FOLDS:
         folded = pattern.sub(replacement, folded)
     return folded
+
+
+def spellings_begun(word: str) -> list[str]:
+    """What a word being typed may be the start of in the original-title field, which holds each word folded and, where
+    folding changes it, as spelled (app/services/search/index.py ``spellings``): its fold, or its spelling («tikhay»
+    starts «tikhaya», not its fold «tiha»); none for a word that is nothing in Latin letters (a lone «ь»)."""
+    return [spelling for spelling in dict.fromkeys((fold(word), latin(word))) if spelling]
 
 
 def _stemmer(language: str) -> snowballstemmer.stemmer:
