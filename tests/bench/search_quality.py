@@ -20,6 +20,7 @@ empty counts as agreeing). Printed as a Markdown table and written to instance/b
 
     bin/bench-search                       # both databases
     bin/bench-search --databases sqlite    # no PostgreSQL needed
+    bin/bench-search --keystrokes          # every international name at every letter, instead of the set's queries
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
 from app.config import INSTANCE_DIR, PROJECT_ROOT, normalise_database_url
-from tests.bench.search_queries import DATA, KINDS, read_jsonl
+from tests.bench.search_queries import DATA, KINDS, keystrokes, read_jsonl
 from tests.bench.serving import BenchError, flask, random_secret
 
 SYNTHETIC = 20_000
@@ -55,15 +56,20 @@ def main() -> int:
     parser.add_argument("--databases", default="sqlite,postgres", help="sqlite, postgres or both (default)")
     parser.add_argument("--titles", type=int, default=SYNTHETIC, help="synthetic titles beside the real ones")
     parser.add_argument("--postgres-url", default=POSTGRES_URL, help="a database made and dropped by the run")
-    parser.add_argument("--child", nargs=2, metavar=("URL", "OUT"), help=argparse.SUPPRESS)
+    parser.add_argument("--keystrokes", action="store_true",
+                        help="instead of the set's queries: every international name at every letter being typed")
+    parser.add_argument("--child", nargs=3, metavar=("URL", "QUERIES", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         return child(*args.child)
     started, clock = datetime.now(UTC), time.monotonic()
-    titles, queries = read_jsonl(DATA / "titles.jsonl"), read_jsonl(DATA / "queries.jsonl")
+    titles = read_jsonl(DATA / "titles.jsonl")
+    queries = keystrokes(titles) if args.keystrokes else read_jsonl(DATA / "queries.jsonl")
     answers: dict[str, list[list[str | None]]] = {}
     choices: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="bench-search-") as folder:
+        asked = Path(folder) / "queries.jsonl"
+        asked.write_text("".join(json.dumps(query, ensure_ascii=False) + "\n" for query in queries))
         for database in args.databases.split(","):
             print(f"{database}: making {args.titles:,} synthetic titles and {len(titles)} real ones", flush=True)
             try:
@@ -72,7 +78,8 @@ def main() -> int:
                     catalogue(url, args.titles, Path(folder))
                     out = Path(folder) / f"{database}.json"
                     run = subprocess.run([sys.executable, "-m", "tests.bench.search_quality", "--child", url,
-                                          str(out)], cwd=PROJECT_ROOT, env=environment(url, Path(folder)), check=False)
+                                          str(asked), str(out)], cwd=PROJECT_ROOT, env=environment(url, Path(folder)),
+                                         check=False)
                     if run.returncode:
                         raise BenchError(f"{database}: the queries' run failed ({run.returncode})")
                     answers[database] = json.loads(out.read_text())
@@ -141,7 +148,7 @@ def catalogue(url: str, synthetic: int, folder: Path) -> None:
     flask(env, "demo", "catalogue", "--titles", str(synthetic), "--seed", str(SEED))
 
 
-def child(url: str, out: str) -> int:
+def child(url: str, queries: str, out: str) -> int:
     """In a process of its own (one application per database): the real titles inserted and indexed, then every
     query asked; writes each query's first five as evaluation ids (None for a synthetic title)."""
     from app import create_app
@@ -167,7 +174,7 @@ def child(url: str, out: str) -> int:
         return 1
     client = app.test_client()
     found = []
-    for query in read_jsonl(DATA / "queries.jsonl"):
+    for query in read_jsonl(Path(queries)):
         response = client.get("/v2/contents/search", query_string={"query": query["query"], "pageSize": PAGE})
         if response.status_code != 200:
             print(f"{query['query']!r}: {response.status_code} {response.get_data(as_text=True)[:300]}",

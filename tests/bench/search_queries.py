@@ -23,6 +23,7 @@ SEED = 34
 COUNTS = {"exact": 40, "word": 30, "typo": 40, "yo": 25, "punctuation": 30, "layout": 40, "year": 30, "type": 15,
           "prefix": 40, "translit": 40, "english": 35, "short": 25}
 FIRST_LETTERS = 10  # more "prefix" queries: whole words, then a word's first one or two letters («долгая д»)
+LATIN_TYPED = 10  # more "prefix" queries: an international title cut at any letter a search reads («qui», «quiet h»)
 KINDS = ("exact", "word", "inflected", "typo", "yo", "punctuation", "layout", "year", "type", "prefix", "translit",
          "english", "short")
 
@@ -147,6 +148,45 @@ def first_letters(text: str, rng: random.Random) -> str | None:
     return " ".join([*typed[:k], typed[k][:rng.randint(1, 2)]])
 
 
+def latin_typed(text: str, rng: random.Random) -> str | None:
+    """A title in Latin letters as a viewer is typing it, cut at any letter from where a search reads a word being
+    typed: a first word from its third letter, a later one (after a word of three letters or more) from its first
+    («qui», «quiet h», «the lon»)."""
+    typed = words(text)
+    cuts = [(k, end) for k, word in enumerate(typed) if word.isalpha() and word.isascii()
+            for end in range(1 if any(len(before) >= 3 for before in typed[:k]) else 3, len(word))]
+    if not cuts:
+        return None
+    k, end = rng.choice(cuts)
+    return " ".join([*typed[:k], typed[k][:end]])
+
+
+def keystrokes(titles: list[Title]) -> list[Query]:
+    """Every international name of ``titles`` (an original title in Latin letters, an ``also`` name) at every letter
+    from where a search reads a word being typed (``latin_typed``'s cuts, and each word whole), as "prefix" queries
+    that expect every title with a name starting so: ``bin/bench-search --keystrokes``."""
+    found: dict[str, list[str]] = {}
+    names = [name for t in titles for name in [t.get("original") or "", *t.get("also", ())] if name.isascii() and name]
+    for name in names:
+        typed = _joined(name).split()
+        for k, word in enumerate(typed):
+            if not (word.isalpha() and word.isascii()):
+                continue
+            for end in range(1 if any(len(before) >= 3 for before in typed[:k]) else 3, len(word) + 1):
+                query = " ".join([*typed[:k], word[:end]])
+                if query not in found:
+                    found[query] = [t["id"] for t in titles if any(
+                        _joined(other).startswith(query) for other in (t.get("original", ""), *t.get("also", ()))
+                        if other)]
+    return [{"kind": "prefix", "query": query, "expected": expected, "note": "keystroke"}
+            for query, expected in found.items()]
+
+
+def _joined(name: str) -> str:
+    """A name's words as search reads them: «Ivan's Childhood» is «ivans childhood» (app/services/search/text.py)."""
+    return key(re.sub(r"(?<=\w)['’](?=\w)", "", name))
+
+
 def punctuation(text: str, rng: random.Random) -> str:
     """Punctuation dropped («кин дза дза», «т34», «спортлото 82») or, in a title without any, added («"сталкер"»,
     «москва слезам не верит!»)."""
@@ -250,6 +290,14 @@ def generate(titles: list[Title], manual: Iterable[Query], common: Iterable[str]
                                                                                              letters)) is None:
             continue
         add("prefix", typed, [t["id"] for t in titles if key(t["title"]).startswith(key(typed))])
+    latin = random.Random(f"{seed}-latin")  # added later still: the draws above are kept
+    wanted = COUNTS["prefix"] + FIRST_LETTERS + LATIN_TYPED
+    for _title, name in _pick(latin, international, LATIN_TYPED * 4):
+        if len(out["prefix"]) == wanted or (typed := latin_typed(name, latin)) is None:
+            continue
+        add("prefix", typed, [t["id"] for t in titles if any(
+            key(other).startswith(key(typed)) for other in (t.get("original", ""), *t.get("also", ())) if other)],
+            "typed in Latin")
     return [query for kind in KINDS for query in out[kind]]
 
 

@@ -65,6 +65,26 @@ def test_a_new_word_just_begun_is_one_or_two_letters_after_whole_words() -> None
     assert sq.first_letters("Брат", rng) is None and sq.first_letters("Я и ты", rng) is None
 
 
+def test_a_latin_title_is_cut_where_a_search_reads_a_word_being_typed() -> None:
+    rng = random.Random(5)
+    # a first word from its third letter and never whole («the» is neither), a later one from its first letter
+    assert {sq.latin_typed("The Martian", rng) for _ in range(200)} == {f"the {'martian'[:n]}" for n in range(1, 7)}
+    assert {sq.latin_typed("Heat", rng) for _ in range(50)} == {"hea"}
+    assert sq.latin_typed("Брат", rng) is None and sq.latin_typed("Up", rng) is None
+
+
+def test_every_keystroke_of_a_latin_name_from_where_a_search_reads_it() -> None:
+    titles = [{"id": "a", "title": "Иваново детство", "also": ["Ivan's Childhood"]},
+              {"id": "b", "title": "Брат", "original": "Brother"}, {"id": "c", "title": "Амели", "also": ["Amélie"]}]
+    queries = {query["query"]: query["expected"] for query in sq.keystrokes(titles)}
+    # «Ivan's» is one word, as search reads it: from its third letter; «childhood» from its first; each word whole
+    assert [query for query in queries if query.startswith("iv")] == [
+        "iva", "ivan", "ivans", *(f"ivans {'childhood'[:n]}" for n in range(1, 10))]
+    assert queries["bro"] == queries["brother"] == ["b"] and queries["ivans c"] == ["a"]
+    assert not any(query.startswith("am") for query in queries)  # a name not in Latin letters alone is left out
+    assert all(query["kind"] == "prefix" for query in sq.keystrokes(titles))
+
+
 def test_the_checked_in_queries_are_the_generators() -> None:
     titles = sq.read_jsonl(sq.DATA / "titles.jsonl")
     queries = sq.read_jsonl(sq.DATA / "queries.jsonl")
