@@ -30,6 +30,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, TypeVar, cast
 
 from cachelib import SimpleCache
@@ -62,6 +63,26 @@ class CacheSize:
     where: str  # "redis", or "process" (this process's own: no Redis, or Redis failing)
 
 
+PRUNED_TO = 0.9  # a full process cache drops to this share of its threshold at once (``ProcessCache``)
+
+
+class ProcessCache(SimpleCache):
+    """cachelib's SimpleCache, pruned a tenth at a time. Past its threshold, SimpleCache sorts every entry by expiry on
+    each write to drop one: at 2,000 entries that is half a millisecond on every uncached answer of a worker without
+    Redis (1.0 → 1.5 ms in the process, a suggestion). Here a full cache drops its expired entries, then the oldest
+    written, down to PRUNED_TO of its threshold: a pass over the entries once in a couple of hundred writes. An entry
+    without expiry (0: the counters) is not taken for an expired one."""
+
+    def _prune(self) -> None:
+        if not self._over_threshold():
+            return
+        now = time.time()
+        for key in [key for key, (expires, _) in self._cache.items() if 0 < expires < now]:
+            del self._cache[key]
+        for key in list(islice(self._cache, max(len(self._cache) - int(self._threshold * PRUNED_TO), 0))):
+            del self._cache[key]
+
+
 class ResilientCache:
     """``get``/``set``/``delete`` over the configured cache, falling back to an in-process one while it fails."""
 
@@ -70,8 +91,8 @@ class ResilientCache:
 
         self._shared = app.extensions["cache"][cache]  # the backend Flask-Caching made (after cache.init_app)
         self._log = app.logger
-        self._local = SimpleCache(threshold=2000, default_timeout=300)
-        self._near = SimpleCache(threshold=500, default_timeout=NEAR_SECONDS)
+        self._local = ProcessCache(threshold=2000, default_timeout=300)
+        self._near = ProcessCache(threshold=500, default_timeout=NEAR_SECONDS)
         self._remote = app.config["CACHE_TYPE"] != "SimpleCache"
         self._breaker = Breaker(float(app.config["CACHE_RETRY_AFTER"]))
         self._counters: dict[str, tuple[float, int]] = {}  # key → (when this process read it, its value)
