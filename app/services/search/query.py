@@ -53,7 +53,7 @@ from app.services.catalogue.paging import Page
 from app.services.catalogue.publishing import off_schedule, public
 from app.services.search import suggest
 from app.services.search.index import stemmed_name
-from app.services.search.text import CYRILLIC, PREFIX_LETTERS, fold, spellings_begun, stem, words
+from app.services.search.text import CYRILLIC, PREFIX_LETTERS, alone, fold, spellings_begun, stem, words
 from app.services.search.understanding import dictionary_form, switched_layout, understood
 
 WEIGHTS = {"title": 8, "original": 4, "people": 2, "description": 1}
@@ -129,19 +129,11 @@ def _dictionary_forms(typed: list[str]) -> list[str]:
 def _begun(asked: list[str]) -> bool:
     """Whether the last word may be read as the start of a word: a word alone from PREFIX_LETTERS letters («закры»),
     after a word of that many from its first letter («долгая д», «the long road h», «the m»: the words before it narrow
-    what it starts; in a field where none of them is kept, a stop word, it is alone: ``_alone``); a number never
+    what it starts; in a field where none of them is kept, a stop word, it is alone: text.py ``alone``); a number never
     («брат 2»)."""
     if not asked or asked[-1].isdigit():
         return False
     return len(asked[-1]) >= PREFIX_LETTERS or any(len(word) >= PREFIX_LETTERS for word in asked[:-1])
-
-
-def _alone(terms: list[str], started: list[str]) -> bool:
-    """Whether a word being typed shorter than PREFIX_LETTERS has no word of the query before it in a field (``terms``:
-    the whole words as that field keeps them, a stop word as nothing): that field does not match, as the word alone
-    would not be read as a start (in a Russian field «the m» would be every content with a word starting with «m»;
-    in the original title's, where «the» is a word, it is «the» and a word starting so)."""
-    return any(len(start) < PREFIX_LETTERS for start in started) and not any(terms)
 
 
 def _meant(asked: list[str], request: ListRequest, generation: int, within: Select[Any] | None,
@@ -258,12 +250,15 @@ def _matches(searched: list[str], prefix: bool = False,
     if loose:
         whole, started = [word for word in searched if not _loosened(word)], [
             cut for word in searched if (cut := _loosened(word))]
+    # the whole words as each field keeps them (its lexemes, stop words gone; the original title's folds)
+    kept = {field: [term for word in whole if (term := (stem if CONFIGS[field] == "russian" else fold)(word))]
+            for field in WEIGHTS}
     if db.engine.dialect.name == "postgresql":
         matches: list[ColumnElement[bool]] = []
         for field in WEIGHTS:
             config = CONFIGS[field]
             spell = (lambda word: word) if config == "russian" else fold
-            if _alone([(stem if config == "russian" else fold)(word) for word in whole], started):
+            if alone(kept[field], started):
                 matches.append(literal(False))
                 continue
             query: Any = func.websearch_to_tsquery(config, " ".join(spell(word) for word in whole)) if whole else None
@@ -278,12 +273,10 @@ def _matches(searched: list[str], prefix: bool = False,
         return matches, or_(*matches)
     found: list[Select[Any] | None] = []
     for field in WEIGHTS:
-        spell = fold if CONFIGS[field] == "simple" else stem
-        kept = [term for term in (spell(word) for word in whole) if term]
-        if _alone(kept, started):
+        if alone(kept[field], started):
             found.append(None)
             continue
-        terms = [f'"{term}"' for term in kept]
+        terms = [f'"{term}"' for term in kept[field]]
         for start in started:
             starts = [stem(start)] if CONFIGS[field] == "russian" else spellings_begun(start)
             either = [f'"{each}"*' for each in starts if each]

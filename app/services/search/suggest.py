@@ -49,7 +49,7 @@ from app.services.search.bits import Posting
 from app.services.search.index import stemmed_name
 from app.services.search.memory_filters import MemoryFilters, allowed
 from app.services.search.memory_filters import made as filters_made
-from app.services.search.text import CYRILLIC, PREFIX_LETTERS, fold, spellings_begun, stem, words
+from app.services.search.text import CYRILLIC, alone, fold, spellings_begun, stem, words
 from app.services.search.understanding import half_typed, understood
 
 RANKS = 100  # a page within the first RANKS places of a ranking is answered from memory (each place costs a few µs)
@@ -227,8 +227,8 @@ def _field_mask(index: SuggestionIndex, field: str, asked: list[str], prefix: bo
     begun = [start for start in begun if start]
     if not all(start.isalnum() for start in begun):
         raise _Unsure  # a prefix with what is not a letter: what each database makes of it differs
-    if not kept and (not begun or len(started or "") < PREFIX_LETTERS):
-        return 0  # nothing to match, or a word being typed that nothing before it narrows here (query.py ``_alone``)
+    if (not kept and not begun) or alone(kept, [] if started is None else [started]):
+        return 0  # nothing to match, or a word being typed that nothing before it narrows here
     mask = -1
     for term in kept:
         mask &= index.mask(field, term, False)

@@ -102,6 +102,15 @@ def spellings_begun(word: str) -> list[str]:
     return [spelling for spelling in dict.fromkeys((fold(word), latin(word))) if spelling]
 
 
+def alone(kept: list[str], started: list[str]) -> bool:
+    """Whether a word being typed shorter than PREFIX_LETTERS has no word of the query before it in a field (``kept``:
+    the whole words as that field keeps them, a stop word as nothing): that field does not match, as the word alone
+    would not be read as a start (in a Russian field «the m» would be every content with a word starting with «m»;
+    in the original title's, where «the» is a word, it is «the» and a word starting so). query.py and suggest.py
+    both ask it, so that memory and the databases agree."""
+    return any(len(start) < PREFIX_LETTERS for start in started) and not any(kept)
+
+
 def _stemmer(language: str) -> snowballstemmer.stemmer:
     stemmers = getattr(_local, "stemmers", None)
     if stemmers is None:
