@@ -68,6 +68,9 @@ class Settings:
     SUGGESTION_INDEX: bool = True
     # ... made again at most once per this many seconds after the catalogue changes (the database answers meanwhile).
     SUGGESTION_REBUILD_SECONDS: float = 30.0
+    # ... made by one process of the machine and read by the others from a file in this folder (app/suggestion_files.py:
+    # 25 MB at 100,000 titles, the newest two generations kept); empty: each process makes its own.
+    SUGGESTION_INDEX_DIR: str = str(INSTANCE_DIR / "suggestions")
     # The catalogue's part of a player page (app/snapshots.py), kept under the catalogue's generation.
     CATALOGUE_CACHE_SECONDS: int = 300
     SHARED_STALE_SECONDS: int = 300

@@ -2,7 +2,8 @@
 a background job (app/http/background.py) when a request sees a generation it was not made for, or a worker starts
 (deploy/gunicorn.conf.py): one at a time, and at most one every SUGGESTION_REBUILD_SECONDS (a making costs seconds of
 CPU at 100,000 titles; an editor saving title after title must not keep every worker making indexes), the database
-answering meanwhile. ``SUGGESTION_INDEX`` false: none (the database answers every search)."""
+answering meanwhile. One process of the machine makes a generation's index, the others read it from the file it writes
+(app/suggestion_files.py). ``SUGGESTION_INDEX`` false: none (the database answers every search)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from typing import Any
 
 from flask import current_app
 
+from app import suggestion_files
 from app.caching import store
 from app.extensions import db
 from app.http.background import start_job
-from app.services.search.suggest import SuggestionIndex, build
+from app.services.search.suggest import SuggestionIndex, build, prepare
 
 _lock = threading.Lock()
 _made: dict[str, SuggestionIndex] = {}  # per database: the latest made
@@ -53,10 +55,10 @@ def current(generation: int, say: Callable[[str], object] | None = None) -> Sugg
     def make() -> None:
         try:
             began = time.monotonic()
-            made = build(generation)
+            made, how = shared_or_built(database, generation)
             keep(made)
             if say is not None:
-                say(f"suggestion index of generation {generation} made: {made.size} contents, "
+                say(f"suggestion index of generation {generation} {how}: {made.size} contents, "
                     f"{time.monotonic() - began:.1f} s")
         finally:
             with _lock:
@@ -64,6 +66,22 @@ def current(generation: int, say: Callable[[str], object] | None = None) -> Sugg
 
     start_job(make, f"the suggestion index of generation {generation}")
     return None
+
+
+def shared_or_built(database: str, generation: int) -> tuple[SuggestionIndex, str]:
+    """The index of ``generation``: read from the file another process of this machine wrote, else made from the
+    database (and written for the others), app/suggestion_files.py; and which it was."""
+    path = suggestion_files.place(database, generation)
+    if path is None:
+        return build(generation), "made"
+    with suggestion_files.claimed(path):  # (while another process makes it, this one waits for its file)
+        found = suggestion_files.read(path, database, generation)
+        if found is not None:
+            prepare()
+            return found, f"read from {path.name}"
+        made = build(generation)
+        suggestion_files.write(made, path)
+        return made, "made"
 
 
 def keep(index: SuggestionIndex) -> None:

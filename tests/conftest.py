@@ -155,6 +155,7 @@ def worker_app(migrated_database: str, assets_built: Path, tmp_path_factory: pyt
     test of the API costs (its routes, its OpenAPI document, the admin's views), so ``app`` lends it to each test and
     puts it back as it was made."""
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "SUGGESTION_INDEX": False,
+                      "SUGGESTION_INDEX_DIR": str(tmp_path_factory.mktemp("suggestions")),
                       "MEDIA_ROOT": str(tmp_path_factory.mktemp("media")),
                       "QUEUE_FILE": str(tmp_path_factory.mktemp("queue") / "queue.db"),
                       "JOB_FILES_DIR": str(tmp_path_factory.mktemp("job-files")),
@@ -198,7 +199,8 @@ def app(worker_app: tuple[Flask, dict[str, Any], dict[str, Any]], tmp_path: Path
 def fresh_app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iterator[Flask]:
     """A new application of the test's own, for a test that adds to what an application is made of (a route)."""
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media"),
-                      "SUGGESTION_INDEX": False, "QUEUE_FILE": str(tmp_path / "queue.db"),
+                      "SUGGESTION_INDEX": False, "SUGGESTION_INDEX_DIR": str(tmp_path / "suggestions"),
+                      "QUEUE_FILE": str(tmp_path / "queue.db"),
                       "JOB_FILES_DIR": str(tmp_path / "job-files"),
                       "VIDEO_UPLOAD_DIR": str(tmp_path / "video-uploads")})
     yield app

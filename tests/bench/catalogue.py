@@ -479,6 +479,7 @@ class Result:
     latency: dict[str, dict[str, float]]
     throughput: dict[str, dict[str, float]]
     replaced: int  # workers gunicorn replaced during the run
+    indexes: list[tuple[str, float]]  # each suggestion index a worker got: "made" or "read", and its seconds
 
 
 def server_env(url: str, folder: Path, redis: str, run: str) -> dict[str, str]:
@@ -545,7 +546,7 @@ def measure_database(kind: str, args: argparse.Namespace, workers: int, folder: 
         indexed(server, workers)
         timings = latency(server.port, asks, args, label)
         rates = throughput(server.port, throughput_asks(catalogue), args, label)
-        replaced = server.boots() - workers
+        replaced, indexes = server.boots() - workers, server.indexes()
     except (BenchError, *FAILURES) as error:
         raise Failure(error, server) from error
     finally:
@@ -555,7 +556,8 @@ def measure_database(kind: str, args: argparse.Namespace, workers: int, folder: 
     return Result(label, where, summarise(timings), {name: {
         "rate": statistics.median(rate for rate, _ in per_round),
         "min": min(rate for rate, _ in per_round), "max": max(rate for rate, _ in per_round),
-        "cpu": statistics.median(cpu for _, cpu in per_round)} for name, per_round in rates.items()}, replaced)
+        "cpu": statistics.median(cpu for _, cpu in per_round)} for name, per_round in rates.items()}, replaced,
+        indexes)
 
 
 # --- the report -----------------------------------------------------------------------------------------------------
@@ -621,6 +623,10 @@ def render(results: list[Result], args: argparse.Namespace, workers: int, elapse
                          f"{result_word:<8}{figures['min']:.0f}-{figures['max']:.0f}, {figures['cpu'] * 100:.0f} %")
         lines.append(f"  gunicorn replaced {result.replaced} worker(s) during the run (max_requests in "
                      "deploy/gunicorn.conf.py: a new worker boots, then starts with an empty in-process store)")
+        if result.indexes:
+            lines.append("  suggestion indexes the workers got: " + "; ".join(
+                f"{how} in {min(times):.1f}-{max(times):.1f} s x{len(times)}" for how in ("made", "read")
+                if (times := [seconds for kind, seconds in result.indexes if kind == how])))
     lines.append(f"\n{machine_line(elapsed)}")
     return "\n".join(lines)
 

@@ -10,6 +10,7 @@ import http.client
 import json
 import os
 import platform
+import re
 import secrets
 import signal
 import socket
@@ -26,6 +27,8 @@ from typing import IO, Any
 import brotli
 
 from app.config import PROJECT_ROOT
+
+INDEX_LINE = re.compile(r"suggestion index of generation \d+ (made|read)\b.*?, ([0-9.]+) s")
 
 VENV = PROJECT_ROOT / ".venv" / "bin"
 FAILURES = (OSError, http.client.HTTPException)  # besides BenchError: what a run can meet on the wire
@@ -137,6 +140,13 @@ class Server:
             except OSError:
                 time.sleep(0.2)
         raise BenchError(f"gunicorn did not listen within {timeout:.0f} s:\n{self.log_tail()}")
+
+    def indexes(self) -> list[tuple[str, float]]:
+        """Each suggestion index a worker got so far (app/suggestions.py's log line): "made" from the database or
+        "read" from another's file (app/suggestion_files.py), and its seconds."""
+        if not self.log_path.exists():
+            return []
+        return [(how, float(seconds)) for how, seconds in INDEX_LINE.findall(self.log_path.read_text(errors="replace"))]
 
     def boots(self) -> int:
         """How many workers gunicorn has started so far (more than ``workers``: some were replaced, as

@@ -273,7 +273,7 @@ def build(generation: int) -> SuggestionIndex:
     """Reads the search documents into a new index, labelled ``generation`` (read before this: what it reads is at
     least as new). Its own read (a background job's: app/suggestions.py); 100,000 documents in 7-8 s."""
     database = db.engine.url.render_as_string()
-    half_typed("а")  # the dictionary the rank asks of a last word being typed, loaded here rather than by a request
+    prepare()
     at = clock.now()
     hidden_ids = set(db.session.scalars(off_schedule()))
     upcoming = _next_boundary(at)
@@ -285,6 +285,12 @@ def build(generation: int) -> SuggestionIndex:
     with _long_read() as connection:
         return _made(database, generation, connection.execute(documents.execution_options(yield_per=1000)),
                      hidden_ids, upcoming, connection)
+
+
+def prepare() -> None:
+    """What a search from an index loads once per process, loaded with the index rather than by a request: the
+    dictionary the rank asks of a last word being typed."""
+    half_typed("а")
 
 
 @contextmanager
