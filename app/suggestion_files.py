@@ -74,14 +74,20 @@ def place(database: str, generation: int) -> Path | None:
 
 
 @contextmanager
-def claimed(path: Path) -> Iterator[None]:
+def claimed(path: Path) -> Iterator[bool]:
     """Holds the lock of ``path``'s index (one per file, beside it) for as long as the block runs: one process makes
-    it, the others wait here. The system releases it if its holder dies."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    descriptor = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    it, the others wait here. The system releases it if its holder dies. Yields False where the folder cannot be
+    used (not writable, not a folder: logged): the process then makes its own index, as without a folder."""
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        descriptor = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:
+        current_app.logger.warning("the suggestion index folder %s cannot be used: %s", path.parent, error)
+        yield False
+        return
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
-        yield
+        yield True
     finally:
         os.close(descriptor)  # (releases the lock)
 
@@ -91,6 +97,9 @@ def read(path: Path, database: str, generation: int) -> SuggestionIndex | None:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
+        return None
+    except OSError as error:
+        current_app.logger.warning("the suggestion index file %s cannot be read: %s", path.name, error)
         return None
     try:
         index = _Unpickler(io.BytesIO(data)).load()

@@ -74,7 +74,9 @@ def shared_or_built(database: str, generation: int) -> tuple[SuggestionIndex, st
     path = suggestion_files.place(database, generation)
     if path is None:
         return build(generation), "made"
-    with suggestion_files.claimed(path):  # (while another process makes it, this one waits for its file)
+    with suggestion_files.claimed(path) as usable:  # (while another process makes it, this one waits for its file)
+        if not usable:
+            return build(generation), "made"
         found = suggestion_files.read(path, database, generation)
         if found is not None:
             prepare()

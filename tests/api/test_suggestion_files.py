@@ -160,3 +160,13 @@ def test_another_databases_files_go_a_day_old(shared):
         invalidate_catalogue()
         shared_or_built()
         assert not old.exists() and not old.with_suffix(".lock").exists() and recent.exists()
+
+
+def test_a_folder_that_cannot_be_used_leaves_each_process_its_own(shared, tmp_path, caplog):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    shared.config["SUGGESTION_INDEX_DIR"] = str(blocked / "suggestions")
+    with shared.test_request_context(), caplog.at_level(logging.WARNING):
+        index, how = shared_or_built()
+    assert how == "made" and index.size > 0
+    assert "cannot be used" in caplog.text
