@@ -110,6 +110,14 @@ def database_url(make_database: Callable[[str], str]) -> str:
     return make_database("test")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def suggestion_files_apart(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every application and server the tests make (a browser test's gunicorn too: it inherits the environment) keeps
+    its suggestion index files (app/suggestion_files.py) in a folder of the session's, not in the checkout's
+    instance/."""
+    os.environ["SUGGESTION_INDEX_DIR"] = str(tmp_path_factory.mktemp("suggestion-files"))
+
+
 @pytest.fixture(scope="session")
 def migrated_database(database_url: str) -> str:
     """The schema comes from the migrations, never from create_all: the tests exercise them too."""
