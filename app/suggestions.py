@@ -28,7 +28,7 @@ _began: dict[str, float] = {}  # per database: when its latest making began (tim
 
 def warm(app: Any, say: Callable[[str], object] | None = None) -> None:
     """Starts making the index of the generation now, when a worker starts: ready before the first suggestion rather
-    than after it. ``say`` is told when it is made."""
+    than after it. ``say`` is told when it is made (else, as for every later one, the application's log)."""
     try:
         with app.app_context():
             current(store().generation(), say)
@@ -57,9 +57,8 @@ def current(generation: int, say: Callable[[str], object] | None = None) -> Sugg
             began = time.monotonic()
             made, how = shared_or_built(database, generation)
             keep(made)
-            if say is not None:
-                say(f"suggestion index of generation {generation} {how}: {made.size} contents, "
-                    f"{time.monotonic() - began:.1f} s")
+            (say or current_app.logger.info)(f"suggestion index of generation {generation} {how}: {made.size} "
+                                             f"contents, {time.monotonic() - began:.1f} s")
         finally:
             with _lock:
                 _making.discard((database, generation))

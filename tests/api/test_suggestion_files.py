@@ -170,3 +170,15 @@ def test_a_folder_that_cannot_be_used_leaves_each_process_its_own(shared, tmp_pa
         index, how = shared_or_built()
     assert how == "made" and index.size > 0
     assert "cannot be used" in caplog.text
+
+
+def test_every_index_a_process_gets_is_logged(shared, caplog):
+    from app.http.background import drain_jobs
+
+    shared.config["SUGGESTION_INDEX"] = True
+    with shared.test_request_context(), caplog.at_level(logging.INFO, logger=shared.logger.name):
+        generation = store().generation()
+        assert suggestions.current(generation) is None  # a later one than a worker's first: nobody passed ``say``
+        drain_jobs()
+        assert suggestions.current(generation).generation == generation
+    assert f"suggestion index of generation {generation} made: " in caplog.text
