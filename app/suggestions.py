@@ -24,11 +24,14 @@ _lock = threading.Lock()
 _made: dict[str, SuggestionIndex] = {}  # per database: the latest made
 _making: set[tuple[str, int]] = set()
 _began: dict[str, float] = {}  # per database: when its latest making began (time.monotonic())
+_said: list[Callable[[str], object]] = []  # where a worker's start says its index is made: its later ones too
 
 
 def warm(app: Any, say: Callable[[str], object] | None = None) -> None:
     """Starts making the index of the generation now, when a worker starts: ready before the first suggestion rather
     than after it. ``say`` is told when it is made (else, as for every later one, the application's log)."""
+    if say is not None:
+        _said[:] = [say]  # (gunicorn's log: production prints the application's INFO lines nowhere)
     try:
         with app.app_context():
             current(store().generation(), say)
@@ -57,8 +60,9 @@ def current(generation: int, say: Callable[[str], object] | None = None) -> Sugg
             began = time.monotonic()
             made, how = shared_or_built(database, generation)
             keep(made)
-            (say or current_app.logger.info)(f"suggestion index of generation {generation} {how}: {made.size} "
-                                             f"contents, {time.monotonic() - began:.1f} s")
+            tell = say or next(iter(_said), current_app.logger.info)
+            tell(f"suggestion index of generation {generation} {how}: {made.size} contents, "
+                 f"{time.monotonic() - began:.1f} s")
         finally:
             with _lock:
                 _making.discard((database, generation))

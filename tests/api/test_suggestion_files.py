@@ -182,3 +182,20 @@ def test_every_index_a_process_gets_is_logged(shared, caplog):
         drain_jobs()
         assert suggestions.current(generation).generation == generation
     assert f"suggestion index of generation {generation} made: " in caplog.text
+
+
+def test_a_workers_later_indexes_are_said_where_its_first_was(shared, monkeypatch):
+    from app.http.background import drain_jobs
+
+    said: list[str] = []
+    shared.config["SUGGESTION_INDEX"] = True
+    monkeypatch.setattr(suggestions, "_said", [])
+    suggestions.warm(shared, said.append)  # a worker's start: gunicorn's log
+    drain_jobs()
+    with shared.test_request_context():
+        invalidate_catalogue()  # an editor's change, the rebuild's interval passed
+        suggestions._began.clear()
+        generation = store().generation()
+        assert suggestions.current(generation) is None
+        drain_jobs()
+    assert len(said) == 2 and said[1].startswith(f"suggestion index of generation {generation} made: ")
