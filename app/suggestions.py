@@ -24,22 +24,23 @@ _lock = threading.Lock()
 _made: dict[str, SuggestionIndex] = {}  # per database: the latest made
 _making: set[tuple[str, int]] = set()
 _began: dict[str, float] = {}  # per database: when its latest making began (time.monotonic())
-_said: list[Callable[[str], object]] = []  # where a worker's start says its index is made: its later ones too
+_said: list[Callable[[str], object]] = []  # where this worker's start said to tell of its indexes (``warm``)
 
 
 def warm(app: Any, say: Callable[[str], object] | None = None) -> None:
     """Starts making the index of the generation now, when a worker starts: ready before the first suggestion rather
-    than after it. ``say`` is told when it is made (else, as for every later one, the application's log)."""
+    than after it. ``say`` is told of every index this process gets, this one and later ones (gunicorn's log:
+    production prints the application's INFO lines nowhere); without it, the application's log is."""
     if say is not None:
-        _said[:] = [say]  # (gunicorn's log: production prints the application's INFO lines nowhere)
+        _said[:] = [say]
     try:
         with app.app_context():
-            current(store().generation(), say)
+            current(store().generation())
     except Exception:  # a warm-up never stops a worker: the first search starts it again
         app.logger.exception("the suggestion index could not be started")
 
 
-def current(generation: int, say: Callable[[str], object] | None = None) -> SuggestionIndex | None:
+def current(generation: int) -> SuggestionIndex | None:
     """The index of ``generation`` when it is made; else None, and its making is started in the background (once)."""
     if not current_app.config.get("SUGGESTION_INDEX", True):
         return None
@@ -60,7 +61,7 @@ def current(generation: int, say: Callable[[str], object] | None = None) -> Sugg
             began = time.monotonic()
             made, how = shared_or_built(database, generation)
             keep(made)
-            tell = say or next(iter(_said), current_app.logger.info)
+            tell = next(iter(_said), current_app.logger.info)
             tell(f"suggestion index of generation {generation} {how}: {made.size} contents, "
                  f"{time.monotonic() - began:.1f} s")
         finally:

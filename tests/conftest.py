@@ -56,6 +56,16 @@ def background_at_the_tests_priority() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def suggestion_files_apart(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every application and server the tests make (a browser test's gunicorn too: it inherits the environment) keeps
+    its suggestion index files (app/suggestion_files.py) in a folder of the session's, not in the checkout's
+    instance/."""
+    with pytest.MonkeyPatch.context() as session:
+        session.setenv("SUGGESTION_INDEX_DIR", str(tmp_path_factory.mktemp("suggestion-files")))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def statements_unhurried_by_the_machines_load() -> Iterator[None]:
     """The requests' statement deadline of the tests' applications (DB_STATEMENT_TIMEOUT_MS: 1.5 s in the service) is
     10 s. On a loaded CI run (three pytest workers, Chromium and PostgreSQL on two cores) a statement of a few
@@ -110,14 +120,6 @@ def database_url(make_database: Callable[[str], str]) -> str:
     return make_database("test")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def suggestion_files_apart(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Every application and server the tests make (a browser test's gunicorn too: it inherits the environment) keeps
-    its suggestion index files (app/suggestion_files.py) in a folder of the session's, not in the checkout's
-    instance/."""
-    os.environ["SUGGESTION_INDEX_DIR"] = str(tmp_path_factory.mktemp("suggestion-files"))
-
-
 @pytest.fixture(scope="session")
 def migrated_database(database_url: str) -> str:
     """The schema comes from the migrations, never from create_all: the tests exercise them too."""
@@ -163,7 +165,6 @@ def worker_app(migrated_database: str, assets_built: Path, tmp_path_factory: pyt
     test of the API costs (its routes, its OpenAPI document, the admin's views), so ``app`` lends it to each test and
     puts it back as it was made."""
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "SUGGESTION_INDEX": False,
-                      "SUGGESTION_INDEX_DIR": str(tmp_path_factory.mktemp("suggestions")),
                       "MEDIA_ROOT": str(tmp_path_factory.mktemp("media")),
                       "QUEUE_FILE": str(tmp_path_factory.mktemp("queue") / "queue.db"),
                       "JOB_FILES_DIR": str(tmp_path_factory.mktemp("job-files")),
@@ -207,8 +208,7 @@ def app(worker_app: tuple[Flask, dict[str, Any], dict[str, Any]], tmp_path: Path
 def fresh_app(migrated_database: str, assets_built: Path, tmp_path: Path) -> Iterator[Flask]:
     """A new application of the test's own, for a test that adds to what an application is made of (a route)."""
     app = create_app({"TESTING": True, "DATABASE_URL": migrated_database, "MEDIA_ROOT": str(tmp_path / "media"),
-                      "SUGGESTION_INDEX": False, "SUGGESTION_INDEX_DIR": str(tmp_path / "suggestions"),
-                      "QUEUE_FILE": str(tmp_path / "queue.db"),
+                      "SUGGESTION_INDEX": False, "QUEUE_FILE": str(tmp_path / "queue.db"),
                       "JOB_FILES_DIR": str(tmp_path / "job-files"),
                       "VIDEO_UPLOAD_DIR": str(tmp_path / "video-uploads")})
     yield app

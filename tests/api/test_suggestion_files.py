@@ -178,7 +178,7 @@ def test_every_index_a_process_gets_is_logged(shared, caplog):
     shared.config["SUGGESTION_INDEX"] = True
     with shared.test_request_context(), caplog.at_level(logging.INFO, logger=shared.logger.name):
         generation = store().generation()
-        assert suggestions.current(generation) is None  # a later one than a worker's first: nobody passed ``say``
+        assert suggestions.current(generation) is None  # no worker's start said where to tell: the app's log
         drain_jobs()
         assert suggestions.current(generation).generation == generation
     assert f"suggestion index of generation {generation} made: " in caplog.text
