@@ -68,6 +68,11 @@ def empty_catalogue(app) -> None:
         db.session.commit()
 
 
+def posters(app) -> set[str]:
+    folder = Path(app.config["MEDIA_ROOT"]) / "posters"
+    return {path.name for path in folder.iterdir()} if folder.is_dir() else set()
+
+
 def snapshot(app) -> dict[str, object]:
     with app.app_context():
         counts = {model.__name__: db.session.scalar(select(func.count()).select_from(model))
@@ -126,6 +131,38 @@ def test_bad_lines_are_named_by_line_and_field_and_the_good_ones_go_in(app, demo
             (1, [(1, "Огонь", "/media/titles/mayak/s1e1.json"), (2, "Туман", "https://cdn.example.com/mayak/s1e2.json")])]
         assert db.session.scalar(select(func.count()).select_from(Content).where(
             Content.kinopoisk_id.in_([601, 602, 603, 604, 605, 606, 607]))) == 0
+
+
+def test_a_line_with_a_wrong_field_is_checked_against_the_catalogue_too(app, demo_catalogue, tmp_path):
+    """One run names every error of a line: its fields' (a year out of range) and the catalogue's (an unknown type or
+    genre, a title a new content needs), and stores nothing for it (not even its poster file); its id still counts as
+    seen, so a later line repeating it is named as a repeat."""
+    Image.new("RGB", (200, 300), (40, 40, 200)).save(tmp_path / "wrong.png")
+    path = write_jsonl(tmp_path / "catalogue.jsonl", [
+        {"kinopoiskId": 701, "type": "spaceship", "year": 3000, "genres": ["драмма"], "poster": "wrong.png"},
+        {"kinopoiskId": 702, "type": "film", "title": "x" * 300},  # the title's own error, not "required" too
+        {"type": "film", "year": "давно"},  # no key: new or stored is not known, so nothing is said as required
+        {"kinopoiskId": 703, "type": "film", "title": "Снова", "year": 3000},
+        {"kinopoiskId": 703, "type": "film", "title": "Снова"},
+        {"kinopoiskId": 1000001, "title": "Без типа", "ageRating": 15},  # a stored content: no type needed
+    ])
+    before = posters(app)
+    report = run_import(app, path)
+    assert [(error.line, error.field, error.message) for error in report.errors] == [
+        (1, "year", "Должно быть от 1870 до 2100"),
+        (1, "title", "Обязательное поле для нового контента"),
+        (1, "type", "Неизвестный тип контента: «spaceship»"),
+        (1, "genres", "Неизвестный жанр: «драмма»"),
+        (2, "title", "Длина от 1 до 255 символов"),
+        (3, "year", "Ожидается целое число"),
+        (3, "kinopoiskId", "Нужен kinopoiskId или imdbId: по ним контент находится при повторном импорте"),
+        (4, "year", "Должно быть от 1870 до 2100"),
+        (5, "kinopoiskId", "kinopoiskId 703 уже был в строке 4"),
+        (6, "ageRating", "Допустимые значения: 0, 6, 12, 16, 18"),
+    ]
+    assert (report.lines, report.created, report.updated, report.unchanged) == (6, 0, 0, 0)
+    assert posters(app) == before
+    assert snapshot(app)["counts"]["Content"] == 5  # type: ignore[index]
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])

@@ -152,7 +152,7 @@ class LineSchema(_Strict):
             return {key: value for key, value in data.items() if value != ""}
         return data
 
-    @validates_schema
+    @validates_schema(skip_on_field_errors=False)  # said beside the fields' errors too
     def _keyed(self, data: dict[str, Any], **_kwargs: Any) -> None:
         if data.get("kinopoiskId") is None and data.get("imdbId") is None:
             raise ValidationError("Нужен kinopoiskId или imdbId: по ним контент находится при повторном импорте",
@@ -162,8 +162,16 @@ class LineSchema(_Strict):
 @dataclass(frozen=True)
 class Line:
     number: int  # 1-based line (JSONL) or row (CSV, the header is line 1)
-    data: dict[str, Any] | None  # the checked fields (None: the line did not read)
+    data: dict[str, Any] | None  # the checked fields (None: the line did not read, or a field of it is wrong)
     errors: list[tuple[str | None, str]]  # (field, message)
+    # A line with a wrong field: the fields that were right. They are checked against the catalogue too (an unknown
+    # genre, a title a new content needs), so that one run names every error of the line; the line is never written.
+    rest: dict[str, Any] | None = None
+
+    @property
+    def wrong_fields(self) -> set[str]:
+        """The top-level fields the line's own errors name (``seasons`` for ``seasons[1].episodes[2].media``)."""
+        return {name.split("[", 1)[0].split(".", 1)[0] for name, _ in self.errors if name}
 
 
 def file_format(path: Path) -> str | None:
@@ -185,7 +193,8 @@ def read_lines(path: Path) -> Iterator[Line]:
         try:
             yield Line(number, dict(schema.load(raw)), [])
         except ValidationError as error:
-            yield Line(number, None, list(flatten(error.messages)))
+            rest = error.valid_data if isinstance(error.valid_data, dict) else {}
+            yield Line(number, None, list(flatten(error.messages)), dict(rest))
 
 
 def _raw(path: Path) -> Iterator[tuple[int, Any, tuple[str | None, str] | None]]:

@@ -59,7 +59,8 @@ def import_catalogue(path: Path, *, progress: Callable[[int, int], None] | None 
         raise Invalid("import_unreadable", f"Файл импорта не читается: {error.strerror}") from None
     with transaction():
         labels = load_labels()
-    context = Context(labels, Media(path.parent, media_root, media_url, dry_run), People())
+    context = Context(labels, Media(path.parent, media_root, media_url, dry_run), People(),
+                      Media(path.parent, media_root, media_url, dry_run=True))
     counts = {"lines": 0, "created": 0, "updated": 0, "unchanged": 0}
     errors: list[LineError] = []
     changed: list[int] = []
@@ -78,10 +79,9 @@ def import_catalogue(path: Path, *, progress: Callable[[int, int], None] | None 
         progress(0, total)
     for line in read_lines(path):
         counts["lines"] += 1
-        if line.errors:
-            errors.extend(LineError(line.number, name, message) for name, message in line.errors)
-        else:
-            batch.append(line)
+        errors.extend(LineError(line.number, name, message) for name, message in line.errors)
+        if line.data is not None or line.rest is not None:
+            batch.append(line)  # a wrong line only to be checked further (write_batch)
         if counts["lines"] % BATCH == 0:
             write()
             if progress is not None:

@@ -33,6 +33,7 @@ class Context:
     labels: Labels
     media: Media
     people: People
+    checks: Media  # the same checks for a wrong line, which stores nothing (a dry run's)
     seen_kp: dict[int, int] = field(default_factory=dict)  # a Kinopoisk id → the line that had it first
     seen_imdb: dict[str, int] = field(default_factory=dict)
 
@@ -50,6 +51,7 @@ class _Plan:
     line: int
     data: dict[str, Any]
     content_id: int | None  # the stored content the line names (None: a new one)
+    wrong: set[str] | None = None  # a wrong line's wrong fields: it is checked further, never written
     now: ContentNow | None = None  # what is stored of it
     type_id: int = 0
     links: dict[str, list[int]] = field(default_factory=dict)  # the labels' ids the line gives, by field
@@ -57,21 +59,23 @@ class _Plan:
 
 def write_batch(lines: list[Line], context: Context) -> Outcome:
     outcome = Outcome()
-    keyed = [(line.number, line.data) for line in lines
-             if line.data is not None and _first_time(line.number, line.data, context, outcome)]
+    keyed = [(line.number, data, None if line.data is not None else line.wrong_fields) for line in lines
+             if (data := line.data if line.data is not None else line.rest) is not None
+             and _first_time(line.number, data, context, outcome)]
     found_kp, found_imdb = by_external_id(
-        (data["kinopoiskId"] for _, data in keyed if data.get("kinopoiskId") is not None),
-        (data["imdbId"] for _, data in keyed if data.get("imdbId") is not None))
+        (data["kinopoiskId"] for _, data, _ in keyed if data.get("kinopoiskId") is not None),
+        (data["imdbId"] for _, data, _ in keyed if data.get("imdbId") is not None))
     plans: list[_Plan] = []
-    for number, data in keyed:
+    for number, data, wrong in keyed:
         by_kp, by_imdb = found_kp.get(data.get("kinopoiskId") or 0), found_imdb.get(data.get("imdbId") or "")
         if by_kp is not None and by_imdb is not None and by_kp != by_imdb:
             outcome.errors.append((number, "imdbId", f"kinopoiskId указывает на контент № {by_kp}, а imdbId — "
                                                      f"на другой, № {by_imdb}"))
             continue
-        plans.append(_Plan(number, dict(data), by_kp if by_kp is not None else by_imdb))
+        plans.append(_Plan(number, dict(data), by_kp if by_kp is not None else by_imdb, wrong))
     stored = load(plan.content_id for plan in plans if plan.content_id is not None)
-    plans = [plan for plan in plans if _resolved(plan, stored.get(plan.content_id or 0), context, outcome)]
+    plans = [plan for plan in plans
+             if _resolved(plan, stored.get(plan.content_id or 0), context, outcome) and plan.wrong is None]
     context.people.resolve([(plan.now, plan.data.get("persons") or []) for plan in plans])
     new = [plan for plan in plans if plan.now is None]
     pending = Pending()
@@ -109,8 +113,11 @@ def _resolved(plan: _Plan, now: ContentNow | None, context: Context, outcome: Ou
     data = plan.data
     plan.now = now
     errors: list[tuple[str | None, str]] = []
-    if now is None:
-        errors += [(name, "Обязательное поле для нового контента") for name in NEW_REQUIRED if name not in data]
+    wrong = plan.wrong or set()
+    keyed = data.get("kinopoiskId") is not None or data.get("imdbId") is not None
+    if now is None and keyed:  # new (a wrong line without a valid key may name a stored content: not said)
+        errors += [(name, "Обязательное поле для нового контента") for name in NEW_REQUIRED
+                   if name not in data and name not in wrong]
     labels = context.labels
     type_id = now.columns["content_type_id"] if now is not None else 0
     if "type" in data:
@@ -133,7 +140,7 @@ def _resolved(plan: _Plan, now: ContentNow | None, context: Context, outcome: Ou
             person["role_id"] = labels.one("role", person["role"])
         except Unknown as unknown:
             errors.append((f"persons[{position}].role", unknown.message))
-    for name, problem in context.media.check(data):
+    for name, problem in (context.media if plan.wrong is None else context.checks).check(data):
         errors.append((name, problem))
     refused = titles_problem(data, now) if "alternativeTitles" in data else None
     if refused is not None:
