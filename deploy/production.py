@@ -12,6 +12,7 @@ too, switched through, so that what is measured is what runs.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import random
 import secrets
@@ -21,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +115,24 @@ def _wait_for(port: int, process: subprocess.Popen[bytes], what: str, seconds: f
     raise RuntimeError(f"{what} did not listen on {port} in {seconds} s")
 
 
+def _wait_for_answer(url: str, process: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    """Until the application answers ``url`` (its /healthz): gunicorn's socket listens as soon as it starts, but a
+    request waits there until a worker has loaded the application (4–5 s on this machine, over 9 s when it is busy),
+    so a client that gave up sooner (load_and_fault's first call, 5 s) found the shape "up" and unanswering."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (OSError, http.client.HTTPException):
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the application did not answer {url} in {seconds} s")
+
+
 @contextlib.contextmanager
 def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = False,
             database_url: str = POSTGRES, redis_url: str = REDIS,
@@ -173,6 +193,7 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
     try:
         _wait_for(app_port, gunicorn, "gunicorn")
         _wait_for(port, nginx, "nginx")
+        _wait_for_answer(f"http://127.0.0.1:{app_port}/healthz", gunicorn)
         yield Shape(base=public, app=f"http://127.0.0.1:{app_port}", worker=worker, database=database, redis=redis,
                     run=run)
     finally:
