@@ -16,8 +16,10 @@ from flask import current_app
 
 from app import suggestion_files
 from app.caching import store
+from app.database import UNAVAILABLE
 from app.extensions import db
 from app.http.background import start_job
+from app.services.search.query import load_vocabulary
 from app.services.search.suggest import SuggestionIndex, build, prepare
 
 _lock = threading.Lock()
@@ -60,6 +62,10 @@ def current(generation: int) -> SuggestionIndex | None:
         try:
             began = time.monotonic()
             made, how = shared_or_built(database, generation)
+            try:  # what a search of two words or more asks too (query.py ``_known``): loaded here, not by a request
+                load_vocabulary(generation)
+            except UNAVAILABLE:  # the index answers without it; the first search that needs it loads it
+                current_app.logger.warning("the word list of generation %s could not be read", generation)
             keep(made)
             tell = next(iter(_said), current_app.logger.info)
             tell(f"suggestion index of generation {generation} {how}: {made.size} contents, "

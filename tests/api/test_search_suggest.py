@@ -13,7 +13,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from app import suggestions
 from app.caching import invalidate_catalogue, store
@@ -187,6 +187,38 @@ def test_a_title_added_or_unpublished_is_seen_at_once(indexed, client):
         made(indexed)
     assert suggested("зеленоглаз") == ["Зеленоглазое такси"]  # and the new index alike
     assert "Тихая гавань" not in suggested("тихая гав")
+
+
+def test_a_suggestion_with_a_typo_asks_the_database_nothing_once_the_index_is_made(indexed, client):
+    """The background making loads the word list too (which words are known, and what a typo is of): a suggestion
+    whose finished word is misspelt («тиахя гав», «qutet harb») is then answered from memory alone, as one typed
+    right is (it asked the database which of its words are known)."""
+    from app.http.background import drain_jobs
+
+    with indexed.test_request_context():
+        assert suggestions.current(store().generation()) is None
+        drain_jobs()
+
+    def suggested(query):
+        response = client.post("/v2/contents/search", json={"query": query, "pageSize": 5})  # never kept
+        assert response.status_code == 200
+        return [item["title"] for item in response.get_json()["items"]][:1]
+
+    queries = {"тихая гав": ["Тихая гавань"], "тиахя гав": ["Тихая гавань"], "qutet harb": ["Тихая гавань"]}
+    assert {query: suggested(query) for query in queries} == queries  # (the cards read once, kept by the index)
+    statements: list[str] = []
+    with indexed.app_context():
+        engine = db.engine
+
+    def seen(_connection, _cursor, statement, *_rest):
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert {query: suggested(query) for query in queries} == queries
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert statements == []
 
 
 def test_a_burst_of_changes_makes_the_index_once_per_interval(indexed):

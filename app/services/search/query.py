@@ -158,7 +158,7 @@ def _search(asked: list[str], request: ListRequest, generation: int, within: Sel
     page, page_size = request.page, request.page_size
     typed = asked[:-1] if reading.prefix else asked  # a word still being typed is no typo
     if reading.typos:
-        known = _known(typed)
+        known = _known(typed, generation)
         searched = [_correct(word, known, generation, reading.short) for word in typed] + asked[len(typed):]
     else:
         searched = asked
@@ -302,19 +302,12 @@ def _loosened(word: str) -> str | None:
     return stemmed[:max(4, len(stemmed) - 2)] if len(stemmed) >= 5 else None
 
 
-def _known(asked: list[str]) -> set[str]:
-    """Which of the words some indexed word has, each by its key (``_key``): one query for the whole query."""
+def _known(asked: list[str], generation: int) -> set[str]:
+    """Which of the words some indexed word has, each by its key (``_key``): from the word list in memory (a
+    suggestion of two words or more asked the database this, its only statement)."""
+    vocabulary = _vocabulary(db.engine.url.render_as_string(), generation)
     keys = {_key(word) for word in asked if len(word) >= SHORT_TYPO and not word.isdigit()}
-    stems = {key for key in keys if CYRILLIC.search(key)}
-    spelled = keys - stems
-    asks: list[Select[Any]] = []
-    if stems:
-        asks.append(select(SearchWord.stem.label("key")).where(SearchWord.stem.in_(stems)))
-    if spelled:
-        asks.append(select(SearchWord.latin.label("key")).where(SearchWord.latin.in_(spelled)))
-    if not asks:
-        return set()
-    return set(db.session.scalars(asks[0] if len(asks) == 1 else union(*asks)))
+    return {key for key in keys if key in (vocabulary.stems if CYRILLIC.search(key) else vocabulary.folded)}
 
 
 def _key(word: str) -> str:
@@ -351,6 +344,8 @@ class _Words:
 class _Vocabulary:
     cyrillic: _Words
     latin: _Words
+    stems: frozenset[str]  # the Cyrillic words' stems: whether a Cyrillic query word is known (``_known``)
+    folded: frozenset[str]  # every word folded (a Cyrillic one transliterated): whether a Latin one is
 
     def of(self, cyrillic: bool) -> _Words:
         return self.cyrillic if cyrillic else self.latin
@@ -361,11 +356,21 @@ def _vocabulary(database: str, generation: int) -> _Vocabulary:
     """The word list in memory, what typo correction searches on either database (so that both propose the same
     words), read once per database and catalogue generation (a generation number alone repeats across databases:
     tests, a cache that restarted)."""
-    rows = sorted(db.session.execute(select(SearchWord.word, SearchWord.latin, SearchWord.contents)).all())
+    rows = sorted(db.session.execute(
+        select(SearchWord.word, SearchWord.latin, SearchWord.contents, SearchWord.stem)).all())
     parts = {True: _Words([], [], []), False: _Words([], [], [])}
-    for word, folded, count in rows:
-        part = parts[bool(CYRILLIC.search(word))]
-        part.keys.append(word if part is parts[True] else folded)
+    stems: set[str] = set()
+    for word, folded, count, stemmed in rows:
+        cyrillic = bool(CYRILLIC.search(word))
+        part = parts[cyrillic]
+        part.keys.append(word if cyrillic else folded)
         part.words.append(word)
         part.counts.append(count)
-    return _Vocabulary(parts[True], parts[False])
+        if cyrillic:  # a word without Cyrillic letters has no Cyrillic stem
+            stems.add(stemmed)
+    return _Vocabulary(parts[True], parts[False], frozenset(stems), frozenset(row[1] for row in rows))
+
+
+def load_vocabulary(generation: int) -> None:
+    """The word list of ``generation`` loaded now (the suggestion index's background making), not by a search."""
+    _vocabulary(db.engine.url.render_as_string(), generation)
