@@ -62,7 +62,7 @@ def current(generation: int) -> SuggestionIndex | None:
         try:
             began = time.monotonic()
             made, how = shared_or_built(database, generation)
-            try:  # what a search of two words or more asks too (query.py ``_known``): loaded here, not by a request
+            try:  # what a misspelt search asks too (query.py ``_known``, ``_correct``): loaded here, not by a request
                 load_vocabulary(generation)
             except UNAVAILABLE:  # the index answers without it; the first search that needs it loads it
                 current_app.logger.warning("the word list of generation %s could not be read", generation)

@@ -303,8 +303,8 @@ def _loosened(word: str) -> str | None:
 
 
 def _known(asked: list[str], generation: int) -> set[str]:
-    """Which of the words some indexed word has, each by its key (``_key``): from the word list in memory (a
-    suggestion of two words or more asked the database this, its only statement)."""
+    """Which of the words some indexed word has, each by its key (``_key``): from the word list in memory, which
+    the suggestion index's making loads (a misspelt query asked the database this once per typo reading)."""
     vocabulary = _vocabulary(db.engine.url.render_as_string(), generation)
     keys = {_key(word) for word in asked if len(word) >= SHORT_TYPO and not word.isdigit()}
     return {key for key in keys if key in (vocabulary.stems if CYRILLIC.search(key) else vocabulary.folded)}
