@@ -62,14 +62,14 @@ def current(generation: int) -> SuggestionIndex | None:
         try:
             began = time.monotonic()
             made, how = shared_or_built(database, generation)
+            took = time.monotonic() - began  # the index's own (made or read): what its line says
             try:  # what a misspelt search asks too (query.py ``_known``, ``_correct``): loaded here, not by a request
                 load_vocabulary(generation)
             except UNAVAILABLE:  # the index answers without it; the first search that needs it loads it
                 current_app.logger.warning("the word list of generation %s could not be read", generation)
             keep(made)
             tell = next(iter(_said), current_app.logger.info)
-            tell(f"suggestion index of generation {generation} {how}: {made.size} contents, "
-                 f"{time.monotonic() - began:.1f} s")
+            tell(f"suggestion index of generation {generation} {how}: {made.size} contents, {took:.1f} s")
         finally:
             with _lock:
                 _making.discard((database, generation))

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -102,35 +102,38 @@ class Shape:
     run: Path
 
 
-def _wait_for(port: int, process: subprocess.Popen[bytes], what: str, seconds: float = 30) -> None:
+def _wait_until(ready: Callable[[], bool], process: subprocess.Popen[bytes], what: str, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{what} exited with {process.returncode}")
+        if ready():
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} was not ready in {seconds} s")
+
+
+def _listens(port: int) -> Callable[[], bool]:
+    def ready() -> bool:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
         except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{what} did not listen on {port} in {seconds} s")
+            return False
+        return True
+    return ready
 
 
-def _wait_for_answer(url: str, process: subprocess.Popen[bytes], seconds: float = 60) -> None:
-    """Until the application answers ``url`` (its /healthz): gunicorn's socket listens as soon as it starts, but a
+def _answers(url: str) -> Callable[[], bool]:
+    """Whether the application answers ``url`` (its /healthz): gunicorn's socket listens as soon as it starts, but a
     request waits there until a worker has loaded the application (4–5 s on this machine, over 9 s when it is busy),
     so a client that gave up sooner (load_and_fault's first call, 5 s) found the shape "up" and unanswering."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {process.returncode}")
+    def ready() -> bool:
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
+                return response.status == 200
         except (OSError, http.client.HTTPException):
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"the application did not answer {url} in {seconds} s")
+            return False
+    return ready
 
 
 @contextlib.contextmanager
@@ -191,9 +194,9 @@ def running(port: int = 8080, workers: int = 2, threads: int = 4, quiet: bool = 
     worker = subprocess.Popen([*flask, "jobs", "worker"], cwd=ROOT, env=env, stdout=log, stderr=log,
                               start_new_session=True, preexec_fn=_unblocked)
     try:
-        _wait_for(app_port, gunicorn, "gunicorn")
-        _wait_for(port, nginx, "nginx")
-        _wait_for_answer(f"http://127.0.0.1:{app_port}/healthz", gunicorn)
+        _wait_until(_listens(app_port), gunicorn, f"gunicorn (listening on {app_port})", 30)
+        _wait_until(_listens(port), nginx, f"nginx (listening on {port})", 30)
+        _wait_until(_answers(f"http://127.0.0.1:{app_port}/healthz"), gunicorn, "gunicorn (answering /healthz)", 60)
         yield Shape(base=public, app=f"http://127.0.0.1:{app_port}", worker=worker, database=database, redis=redis,
                     run=run)
     finally:

@@ -169,8 +169,16 @@ class Line:
     rest: dict[str, Any] | None = None
 
     @property
-    def wrong_fields(self) -> set[str]:
-        """The top-level fields the line's own errors name (``seasons`` for ``seasons[1].episodes[2].media``)."""
+    def checked(self) -> dict[str, Any] | None:
+        """What the catalogue's checks see: the line's fields, or a wrong line's right ones (None: it did not read)."""
+        return self.data if self.data is not None else self.rest
+
+    @property
+    def wrong(self) -> set[str] | None:
+        """A wrong line's wrong top-level fields (``seasons`` for ``seasons[1].episodes[2].media``); None for a line
+        whose fields are right."""
+        if self.data is not None:
+            return None
         return {name.split("[", 1)[0].split(".", 1)[0] for name, _ in self.errors if name}
 
 

@@ -80,7 +80,7 @@ def import_catalogue(path: Path, *, progress: Callable[[int, int], None] | None 
     for line in read_lines(path):
         counts["lines"] += 1
         errors.extend(LineError(line.number, name, message) for name, message in line.errors)
-        if line.data is not None or line.rest is not None:
+        if line.checked is not None:
             batch.append(line)  # a wrong line only to be checked further (write_batch)
         if counts["lines"] % BATCH == 0:
             write()

@@ -59,20 +59,20 @@ class _Plan:
 
 def write_batch(lines: list[Line], context: Context) -> Outcome:
     outcome = Outcome()
-    keyed = [(line.number, data, None if line.data is not None else line.wrong_fields) for line in lines
-             if (data := line.data if line.data is not None else line.rest) is not None
-             and _first_time(line.number, data, context, outcome)]
+    keyed = [(line, data) for line in lines
+             if (data := line.checked) is not None and _first_time(line.number, data, context, outcome)]
     found_kp, found_imdb = by_external_id(
-        (data["kinopoiskId"] for _, data, _ in keyed if data.get("kinopoiskId") is not None),
-        (data["imdbId"] for _, data, _ in keyed if data.get("imdbId") is not None))
+        (data["kinopoiskId"] for _, data in keyed if data.get("kinopoiskId") is not None),
+        (data["imdbId"] for _, data in keyed if data.get("imdbId") is not None))
     plans: list[_Plan] = []
-    for number, data, wrong in keyed:
+    for line, data in keyed:
+        number = line.number
         by_kp, by_imdb = found_kp.get(data.get("kinopoiskId") or 0), found_imdb.get(data.get("imdbId") or "")
         if by_kp is not None and by_imdb is not None and by_kp != by_imdb:
             outcome.errors.append((number, "imdbId", f"kinopoiskId указывает на контент № {by_kp}, а imdbId — "
                                                      f"на другой, № {by_imdb}"))
             continue
-        plans.append(_Plan(number, dict(data), by_kp if by_kp is not None else by_imdb, wrong))
+        plans.append(_Plan(number, dict(data), by_kp if by_kp is not None else by_imdb, line.wrong))
     stored = load(plan.content_id for plan in plans if plan.content_id is not None)
     plans = [plan for plan in plans
              if _resolved(plan, stored.get(plan.content_id or 0), context, outcome) and plan.wrong is None]
