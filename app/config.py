@@ -435,7 +435,7 @@ class Settings:
             CACHE_KEY_PREFIX=f"{self.CACHE_KEY_PREFIX}:",
             CACHE_OPTIONS={"socket_connect_timeout": 0.5, "socket_timeout": 0.5} if self.REDIS_URL else {},
             # Flask-Limiter (app/http/rates.py): a Redis that fails or hangs costs half a second, then memory counts
-            RATELIMIT_STORAGE_URI=self.REDIS_URL or "memory://",
+            RATELIMIT_STORAGE_URI=self.REDIS_URL or "memory-swept://",  # app/http/limiter.py
             RATELIMIT_STORAGE_OPTIONS={"socket_connect_timeout": 0.5, "socket_timeout": 0.5} if self.REDIS_URL else {},
             RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
             RATELIMIT_SWALLOW_ERRORS=True,
