@@ -106,9 +106,9 @@ def catalogue_import_command(file: Path, dry_run: bool) -> None:
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
-    failed = len({error.line for error in report.errors})
+    errors = f" (ошибок {len(report.errors)})" if len(report.errors) > report.failed else ""
     click.echo(("Проверка без записи: " if dry_run else "") + f"строк {report.lines}, создано {report.created}, "
-               f"обновлено {report.updated}, без изменений {report.unchanged}, с ошибками {failed}")
+               f"обновлено {report.updated}, без изменений {report.unchanged}, с ошибками {report.failed}{errors}")
     for error in report.errors:
         click.echo(f"строка {error.line}" + (f", поле {error.field}" if error.field else "") + f": {error.message}")
     if report.changed and not dry_run:

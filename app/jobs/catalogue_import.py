@@ -40,17 +40,19 @@ def run(context: JobContext) -> Outcome:
     result["dry_run"] = dry_run
     if not dry_run and (result["created"] or result["updated"]):
         _sitemaps(config)
-    errors = f", ошибок: {result['errors_total']}" if result["errors_total"] else ""
     verb = "Проверено без записи" if dry_run else "Импортировано"
+    failed = f", с ошибками: {result['failed']}" if result["failed"] else ""  # lines, as the others count
+    if result["errors_total"] > result["failed"]:  # some line had more than one
+        failed += f" (ошибок: {result['errors_total']})"
     return Outcome(f"{verb}. Строк: {result['lines']}, новых: {result['created']}, изменённых: {result['updated']}, "
-                   f"без изменений: {result['unchanged']}{errors}.", result)
+                   f"без изменений: {result['unchanged']}{failed}.", result)
 
 
 def report_of(report: Any) -> dict[str, Any]:
     """The ImportReport as the job's JSON result."""
     errors = list(report.errors)
     return {"lines": report.lines, "created": report.created, "updated": report.updated,
-            "unchanged": report.unchanged, "errors_total": len(errors),
+            "unchanged": report.unchanged, "failed": report.failed, "errors_total": len(errors),
             "errors": [{"line": error.line, "field": error.field, "message": error.message}
                        for error in errors[:MAX_ERRORS]]}
 

@@ -134,7 +134,7 @@ def test_an_upload_is_queued_as_a_job_and_its_page_follows_it(app: Flask, editor
     state = editor.get(f"/admin/jobs/{job.id}/state").json
     assert (state["state"], state["done"], state["total"], state["percent"], state["attempts"]) == (
         "running", 3, 4, 75, 1)
-    result = {"lines": 4, "created": 1, "updated": 1, "unchanged": 0, "errors_total": 2, "dry_run": True,
+    result = {"lines": 4, "created": 1, "updated": 1, "unchanged": 0, "failed": 2, "errors_total": 2, "dry_run": True,
               "errors": [{"line": 3, "field": "year", "message": "Год — число от 1900 до 2099"},
                          {"line": 4, "field": "title", "message": "Нет названия"}]}
     with app.app_context(), transaction():
@@ -144,6 +144,8 @@ def test_an_upload_is_queued_as_a_job_and_its_page_follows_it(app: Flask, editor
     assert (state["finished"], state["state_label"], state["result"]) == (True, "Готово", result)
     report = page(editor.get(f"/admin/jobs/{job.id}/report"))
     assert report.xpath("string(//*[@data-count='created'])") == "1"
+    assert (report.xpath("string(//*[@data-count='failed'])"), report.xpath("string(//*[@data-count='errors'])")) == (
+        "2", "2")
     assert [[cell.text_content() for cell in row.xpath("td")] for row in report.xpath(
         "//table[@id='import-errors']/tbody/tr")] == [["3", "year", "Год — число от 1900 до 2099"],
                                                       ["4", "title", "Нет названия"]]

@@ -268,19 +268,20 @@ def test_a_poster_file_beside_the_import_goes_to_the_media_library(app, demo_cat
 
 def test_the_command_reports_in_russian_and_fails_when_a_line_failed(app, demo_catalogue, tmp_path):
     runner = app.test_cli_runner()
-    bad = write_jsonl(tmp_path / "bad.jsonl", [FILM, {**SERIES, "genres": ["драмма"]}])
+    bad = write_jsonl(tmp_path / "bad.jsonl", [FILM, {**SERIES, "genres": ["драмма"], "year": 3000}])
     result = runner.invoke(args=["catalogue", "import", str(bad), "--dry-run"])
     assert result.exit_code == 1, result.output
-    assert "Проверка без записи: строк 2, создано 1, обновлено 0, без изменений 0, с ошибками 1" in result.output
+    assert ("Проверка без записи: строк 2, создано 1, обновлено 0, без изменений 0, с ошибками 1 (ошибок 2)\n"
+            in result.output)  # lines counted as lines, the errors apart
     assert "строка 2, поле genres: Неизвестный жанр: «драмма»" in result.output
     assert snapshot(app)["counts"]["Content"] == 5  # type: ignore[index]  # a dry run keeps nothing
     result = runner.invoke(args=["catalogue", "import", str(bad)])
     assert result.exit_code == 1
-    assert "строк 2, создано 1, обновлено 0, без изменений 0, с ошибками 1" in result.output
+    assert "строк 2, создано 1, обновлено 0, без изменений 0, с ошибками 1 (ошибок 2)\n" in result.output
     good = write_jsonl(tmp_path / "good.jsonl", [FILM, SERIES])
     result = runner.invoke(args=["catalogue", "import", str(good)])
     assert result.exit_code == 0, result.output
-    assert "строк 2, создано 1, обновлено 0, без изменений 1, с ошибками 0" in result.output
+    assert "строк 2, создано 1, обновлено 0, без изменений 1, с ошибками 0\n" in result.output
     out = tmp_path / "out.csv"
     result = runner.invoke(args=["catalogue", "export", "-o", str(out)])
     assert result.exit_code == 0, result.output

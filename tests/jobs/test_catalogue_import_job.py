@@ -24,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("empty")
 LINES = [
     {"kinopoiskId": 5201, "type": "film", "title": "Ветер над Ладогой", "year": 1987},
     {"imdbId": "tt0105202", "type": "film", "title": "Северный маяк", "year": 2024},
-    {"kinopoiskId": 5203, "type": "film", "title": "Год не тот", "year": 3000},
+    {"kinopoiskId": 5203, "type": "film", "title": "Год не тот", "year": 3000, "genres": ["драмма"]},  # two errors
 ]
 
 
@@ -58,10 +58,13 @@ def test_an_import_job_imports_reports_by_line_and_a_dry_rerun_changes_nothing(q
     assert done.state == JobState.DONE, done.message
     assert (done.done, done.total) == (3, 3)
     result = done.result or {}
-    assert {key: result[key] for key in ("lines", "created", "updated", "unchanged", "errors_total", "dry_run")} == {
-        "lines": 3, "created": 2, "updated": 0, "unchanged": 0, "errors_total": 1, "dry_run": False}
-    assert [(error["line"], error["field"]) for error in result["errors"]] == [(3, "year")]
-    assert done.message == "Импортировано. Строк: 3, новых: 2, изменённых: 0, без изменений: 0, ошибок: 1."
+    assert {key: result[key] for key in ("lines", "created", "updated", "unchanged", "failed", "errors_total",
+                                         "dry_run")} == {
+        "lines": 3, "created": 2, "updated": 0, "unchanged": 0, "failed": 1, "errors_total": 2, "dry_run": False}
+    assert [(error["line"], error["field"]) for error in result["errors"]] == [(3, "year"), (3, "genres")]
+    # lines counted as lines (3 = 2 new + 1 with errors), the errors apart
+    assert done.message == ("Импортировано. Строк: 3, новых: 2, изменённых: 0, без изменений: 0, с ошибками: 1 "
+                            "(ошибок: 2).")
     assert not path.exists()  # the upload went with its job
     with queue_app.app_context():
         titles = set(db.session.scalars(select(Content.title).where(Content.title.in_(
@@ -72,8 +75,8 @@ def test_an_import_job_imports_reports_by_line_and_a_dry_rerun_changes_nothing(q
                                                     "name": "catalogue.jsonl", "dry_run": True})
     checked = wait_for(queue_app, again, lambda job: job.finished, seconds=60, log=workers.log)
     assert checked.state == JobState.DONE, checked.message
-    assert {key: (checked.result or {})[key] for key in ("created", "updated", "unchanged", "errors_total")} == {
-        "created": 0, "updated": 0, "unchanged": 2, "errors_total": 1}
+    assert {key: (checked.result or {})[key] for key in ("created", "updated", "unchanged", "failed", "errors_total")
+            } == {"created": 0, "updated": 0, "unchanged": 2, "failed": 1, "errors_total": 2}
     assert checked.message.startswith("Проверено без записи. Строк: 3")
 
 

@@ -21,6 +21,12 @@ class ImportReport:
     errors: list[LineError]  # every bad line reported, the good lines still imported
 
     @property
+    def failed(self) -> int:
+        """The lines not written for their errors: with ``created``, ``updated`` and ``unchanged``, every line read
+        (a line may have several errors: ``errors`` has each)."""
+        return len({error.line for error in self.errors})
+
+    @property
     def changed(self) -> bool:
         """Whether the catalogue changed (then the edge regenerates the sitemaps: app/cli.py ``generate_sitemaps``)."""
         return self.created + self.updated > 0
