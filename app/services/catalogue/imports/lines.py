@@ -194,18 +194,25 @@ def count_lines(path: Path) -> int:
 def read_lines(path: Path) -> Iterator[Line]:
     """Each content of the file, checked."""
     schema = LineSchema()
-    for number, raw, problem in _raw(path):
-        if problem is not None:
-            yield Line(number, None, [problem])
+    for number, raw, problems in _raw(path):
+        if raw is None:  # the line did not read
+            yield Line(number, None, problems)
             continue
         try:
-            yield Line(number, dict(schema.load(raw)), [])
+            data = dict(schema.load(raw))
         except ValidationError as error:
             rest = error.valid_data if isinstance(error.valid_data, dict) else {}
-            yield Line(number, None, list(flatten(error.messages)), dict(rest))
+            yield Line(number, None, problems + list(flatten(error.messages)), dict(rest))
+            continue
+        # A CSV cell that did not read: the row is wrong, its other cells checked as a wrong line's right fields are
+        yield Line(number, None, problems, data) if problems else Line(number, data, [])
 
 
-def _raw(path: Path) -> Iterator[tuple[int, Any, tuple[str | None, str] | None]]:
+Problem = tuple[str | None, str]  # (field, message)
+
+
+def _raw(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, list[Problem]]]:
+    """Each content of the file as read (None: it did not read), with what did not read of it."""
     if file_format(path) == "csv":
         yield from _csv_rows(path)
         return
@@ -214,42 +221,43 @@ def _raw(path: Path) -> Iterator[tuple[int, Any, tuple[str | None, str] | None]]
             if not text.strip():
                 continue
             if len(text) > MAX_LINE:
-                yield number, None, (None, f"Строка длиннее {MAX_LINE:,} символов".replace(",", " "))
+                yield number, None, [(None, f"Строка длиннее {MAX_LINE:,} символов".replace(",", " "))]
                 continue
             try:
                 value = json.loads(text)
             except json.JSONDecodeError as error:
-                yield number, None, (None, f"Строка не читается как JSON: ошибка у символа {error.colno}")
+                yield number, None, [(None, f"Строка не читается как JSON: ошибка у символа {error.colno}")]
                 continue
             if not isinstance(value, dict):
-                yield number, None, (None, "Ожидается объект JSON: одна строка — один контент")
+                yield number, None, [(None, "Ожидается объект JSON: одна строка — один контент")]
                 continue
-            yield number, value, None
+            yield number, value, []
 
 
-def _csv_rows(path: Path) -> Iterator[tuple[int, Any, tuple[str | None, str] | None]]:
+def _csv_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, list[Problem]]]:
     known = set(LineSchema().fields)
     with path.open(encoding="utf-8-sig", newline="") as file:
         reader = csv.reader(file)
         header = [name.strip() for name in next(reader, [])]
         unknown = [name for name in header if name not in known]
         if unknown:  # a wrong header maps every cell wrong: no row is read
-            yield 1, None, (None, "Неизвестные столбцы: " + ", ".join(unknown))
+            yield 1, None, [(None, "Неизвестные столбцы: " + ", ".join(unknown))]
             return
         for cells in reader:
             number = reader.line_num
             if not any(cell.strip() for cell in cells):
                 continue
             if len(cells) != len(header):
-                yield number, None, (None, f"В строке {len(cells)} ячеек, в заголовке {len(header)}")
+                yield number, None, [(None, f"В строке {len(cells)} ячеек, в заголовке {len(header)}")]
                 continue
-            row, problem = _cells(dict(zip(header, cells, strict=True)))
-            yield number, row, problem
+            yield number, *_cells(dict(zip(header, cells, strict=True)))
 
 
-def _cells(row: dict[str, str]) -> tuple[dict[str, Any], tuple[str | None, str] | None]:
-    """A CSV row in the shape of a JSON line: list cells split by ";", JSON cells parsed, empty cells absent."""
+def _cells(row: dict[str, str]) -> tuple[dict[str, Any], list[Problem]]:
+    """A CSV row in the shape of a JSON line: list cells split by ";", JSON cells parsed, empty cells absent; and
+    the JSON cells that did not parse (left out of the row)."""
     shaped: dict[str, Any] = {}
+    problems: list[Problem] = []
     for name, cell in row.items():
         cell = cell.strip()
         if not cell:
@@ -260,10 +268,10 @@ def _cells(row: dict[str, str]) -> tuple[dict[str, Any], tuple[str | None, str] 
             try:
                 shaped[name] = json.loads(cell)
             except json.JSONDecodeError as error:
-                return {}, (name, f"Ячейка не читается как JSON: ошибка у символа {error.colno}")
+                problems.append((name, f"Ячейка не читается как JSON: ошибка у символа {error.colno}"))
         else:
             shaped[name] = cell
-    return shaped, None
+    return shaped, problems
 
 
 def flatten(messages: Any, prefix: str = "") -> Iterator[tuple[str | None, str]]:
