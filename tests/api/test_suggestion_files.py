@@ -199,3 +199,36 @@ def test_a_workers_later_indexes_are_said_where_its_first_was(shared, monkeypatc
         assert suggestions.current(generation) is None
         drain_jobs()
     assert len(said) == 2 and said[1].startswith(f"suggestion index of generation {generation} made: ")
+
+
+def test_a_kept_index_is_left_out_of_collections_and_freed_once_dropped(shared):
+    import gc
+    import weakref
+
+    from app.http.background import drain_jobs
+
+    class Cycle:
+        pass
+
+    shared.config["SUGGESTION_INDEX"] = True
+    with shared.test_request_context():
+        first = store().generation()
+        assert suggestions.current(first) is None
+        drain_jobs()
+        index = suggestions.current(first)
+        assert index is not None and gc.get_freeze_count() > 0
+        assert not any(tracked is index.fields for tracked in gc.get_objects())  # frozen: no full collection walks it
+        held = Cycle()
+        held.itself = held  # garbage only a collection frees, once the index lets go of it
+        index.cards[-1] = held
+        suggestions.spare_from_collection()  # frozen with the index, as if it had been there when the index was kept
+        assert not any(tracked is held for tracked in gc.get_objects())
+        freed = weakref.ref(held)
+        del held, index
+        invalidate_catalogue()  # an editor's change, the rebuild's interval passed: the next index replaces it
+        suggestions._began.clear()
+        later = store().generation()
+        assert suggestions.current(later) is None
+        drain_jobs()
+        assert suggestions.current(later).generation == later
+    assert freed() is None  # unfrozen and collected by the next making, not kept frozen for good
