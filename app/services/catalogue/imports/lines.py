@@ -159,11 +159,14 @@ class LineSchema(_Strict):
                                   "kinopoiskId")
 
 
+Problem = tuple[str | None, str]  # (field, message)
+
+
 @dataclass(frozen=True)
 class Line:
     number: int  # 1-based line (JSONL) or row (CSV, the header is line 1)
     data: dict[str, Any] | None  # the checked fields (None: the line did not read, or a field of it is wrong)
-    errors: list[tuple[str | None, str]]  # (field, message)
+    errors: list[Problem]
     # A line with a wrong field: the fields that were right. They are checked against the catalogue too (an unknown
     # genre, a title a new content needs), so that one run names every error of the line; the line is never written.
     rest: dict[str, Any] | None = None
@@ -206,9 +209,6 @@ def read_lines(path: Path) -> Iterator[Line]:
             continue
         # A CSV cell that did not read: the row is wrong, its other cells checked as a wrong line's right fields are
         yield Line(number, None, problems, data) if problems else Line(number, data, [])
-
-
-Problem = tuple[str | None, str]  # (field, message)
 
 
 def _raw(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, list[Problem]]]:
@@ -274,7 +274,7 @@ def _cells(row: dict[str, str]) -> tuple[dict[str, Any], list[Problem]]:
     return shaped, problems
 
 
-def flatten(messages: Any, prefix: str = "") -> Iterator[tuple[str | None, str]]:
+def flatten(messages: Any, prefix: str = "") -> Iterator[Problem]:
     """marshmallow's nested errors as (field, message): ``{"seasons": {0: {"number": [...]}}}`` →
     ``("seasons[1].number", …)``."""
     if isinstance(messages, dict):
