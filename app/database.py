@@ -27,6 +27,7 @@ from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 UNAVAILABLE = (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)
+UNREACHABLE_STATES = frozenset({"57P01", "57P02", "57P03", "53300"})  # PostgreSQL's SQLSTATEs of a database away
 
 
 class DatabaseUnavailable(OperationalError):
@@ -205,11 +206,19 @@ def _unreachable(error: BaseException, dialect: str) -> bool:
     if dialect == "postgresql":
         import psycopg
 
-        return isinstance(error, (psycopg.OperationalError, psycopg.InterfaceError)) and not isinstance(
-            error, psycopg.errors.QueryCanceled
-        )
+        if not isinstance(error, (psycopg.OperationalError, psycopg.InterfaceError)):
+            return False
+        # psycopg's own (no SQLSTATE: a connection refused, closed or timed out), a connection exception (08), the
+        # server shutting down or starting (57P01-57P03), or out of connection slots (53300). Any other SQLSTATE is
+        # the server answering about this statement: a lock wait past lock_timeout (55P03), a deadlock (40P01), a
+        # serialization failure (40001), a statement cancelled (57014). Those fail alone: tripping the breaker for
+        # one would drop the pool and refuse every request for DB_RETRY_AFTER seconds.
+        state = getattr(error, "sqlstate", None)
+        return state is None or state.startswith("08") or state in UNREACHABLE_STATES
+    # SQLite's "database is locked" is a lock wait past its deadline: another writer holds the file (an import, a
+    # batch), and the file answers; it fails alone, as PostgreSQL's lock wait does.
     text = str(error).lower()
-    return any(sign in text for sign in ("unable to open", "disk i/o", "database is locked"))
+    return any(sign in text for sign in ("unable to open", "disk i/o"))
 
 
 def dialect_insert(session: Any, entity: Any) -> Any:
