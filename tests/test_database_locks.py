@@ -109,10 +109,24 @@ def touch(content_id: int) -> sa.Update:
     return update(Content).where(Content.id == content_id).values(review_count=Content.review_count)
 
 
+def waiting_for_a_lock(engine: sa.Engine, seconds: float = 10) -> None:
+    """Returns once a session of this database waits for a lock (ours, for the film's row)."""
+    deadline = time.monotonic() + seconds
+    with engine.connect() as watcher:
+        while time.monotonic() < deadline:
+            waiting = watcher.scalar(sa.text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                             " AND wait_event_type = 'Lock'"))
+            watcher.rollback()  # a new snapshot of the activity each time
+            if waiting:
+                return
+            time.sleep(0.02)
+    raise AssertionError("the application's transaction never waited for the film's row")
+
+
 def test_a_deadlock_fails_its_transaction_alone(patient_app):
-    """The application's transaction locks the series, then waits for
-    the film, which another transaction holds while it waits for the series: PostgreSQL aborts the one that waited
-    first, ours, with a deadlock. The other goes on, and the application's next requests are served."""
+    """The application's transaction locks the series, then waits for the film, which another transaction holds
+    while it waits for the series: PostgreSQL aborts the one that waited first, ours, with a deadlock. The other goes
+    on, and the application's next requests are served."""
     app = patient_app
     with app.app_context():
         url = db.engine.url
@@ -140,7 +154,7 @@ def test_a_deadlock_fails_its_transaction_alone(patient_app):
             assert ours_locked.wait(10)
             theirs.execute(touch(FILM))
             theirs_locked.set()
-            time.sleep(0.3)  # ours is waiting for the film by now
+            waiting_for_a_lock(holder)  # ours first: its deadlock check comes first, and aborts it
             theirs.execute(touch(SERIES))  # served once ours is aborted
             theirs.rollback()
             thread.join(10)

@@ -155,4 +155,3 @@ def test_many_accounts_writing_and_deleting_at_once_keep_the_counts(racing_app):
                                   .where(Review.content_id == FILM, Review.hidden_at.is_(None))).one()
         assert (content.review_count, content.review_rating_sum) == (kept[0], kept[1]) == (VOTERS // 2,
                                                                                            10 * (VOTERS // 2))
-

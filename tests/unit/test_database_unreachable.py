@@ -3,6 +3,8 @@ the database answering about one statement (it fails alone): app/database.py ``_
 
 from __future__ import annotations
 
+import sqlite3
+
 import psycopg
 import pytest
 from psycopg import errors
@@ -31,6 +33,4 @@ def test_the_database_answering_about_one_statement(error):
 @pytest.mark.parametrize(("text", "away"), [("unable to open database file", True), ("disk I/O error", True),
                                              ("database is locked", False), ("no such table: contents", False)])
 def test_sqlite(text, away):
-    import sqlite3
-
     assert _unreachable(sqlite3.OperationalError(text), "sqlite") is away
